@@ -1,0 +1,148 @@
+import NFCWire
+
+/// One logical NDEF record inside a validated message: a view, never a copy
+/// (NFC Forum NDEF 1.0, §3.2).
+///
+/// For a chunked record (§2.3.3) the header, type and id are those of the initial chunk,
+/// ``payload`` is the initial chunk's payload and ``payloadLength`` the total;
+/// ``chunks`` iterates every chunk and ``assembledPayload(maximumSize:)`` concatenates them.
+public struct NDEFRecordView: ~Escapable {
+  /// The header octet of the (initial) record.
+  public let header: NDEFRecordHeader
+  /// The record's TNF. In lenient mode TNF Reserved and a stray TNF Unchanged read as
+  /// ``TypeNameFormat/unknown``; ``header`` keeps the bits as sent.
+  public let typeNameFormat: TypeNameFormat
+  /// The TYPE field (§3.2.10).
+  public let type: RawSpan
+  /// The ID field (§3.2.11); empty when IL is clear.
+  public let id: RawSpan
+  /// The PAYLOAD field of the record, or of the initial chunk of a chunked record.
+  public let payload: RawSpan
+  /// Every byte of the record on the wire, all chunks included.
+  public let bytes: RawSpan
+  /// Absolute offset of the (initial) header octet.
+  public let offset: Int
+  /// Absolute offset of the TYPE field.
+  public let typeOffset: Int
+  /// Absolute offset of the ID field.
+  public let idOffset: Int
+  /// Absolute offset of the (initial chunk's) PAYLOAD field.
+  public let payloadOffset: Int
+  /// The number of chunks: 1 when the record is not chunked.
+  public let chunkCount: Int
+  /// The payload length, summed over all chunks.
+  public let payloadLength: Int
+
+  @_lifetime(copy type, copy id, copy payload, copy bytes)
+  init(
+    header: NDEFRecordHeader, typeNameFormat: TypeNameFormat, type: RawSpan, id: RawSpan,
+    payload: RawSpan, bytes: RawSpan, offset: Int, typeOffset: Int, idOffset: Int,
+    payloadOffset: Int, chunkCount: Int, payloadLength: Int
+  ) {
+    self.header = header
+    self.typeNameFormat = typeNameFormat
+    self.type = type
+    self.id = id
+    self.payload = payload
+    self.bytes = bytes
+    self.offset = offset
+    self.typeOffset = typeOffset
+    self.idOffset = idOffset
+    self.payloadOffset = payloadOffset
+    self.chunkCount = chunkCount
+    self.payloadLength = payloadLength
+  }
+
+  /// Whether the payload is split into chunks.
+  public var isChunked: Bool { chunkCount > 1 }
+
+  /// Whether the record's type is `type` with the TNF `format` (bytes compared exactly,
+  /// as NDEF 1.0 §3.2.10 asks for well-known and external types after case folding by the
+  /// record type's rules; callers fold when their RTD says so).
+  public func hasType(_ format: TypeNameFormat, _ type: [UInt8]) -> Bool {
+    typeNameFormat == format && self.type.elementsEqual(type)
+  }
+
+  /// The chunks of the record, in order (a single chunk when not chunked).
+  public var chunks: NDEFChunkIterator {
+    @_lifetime(copy self)
+    get { NDEFChunkIterator(bytes, baseOffset: offset) }
+  }
+
+  /// The whole payload as one owned array: chunks concatenated, at most `maximumSize`
+  /// bytes.
+  ///
+  /// - Throws: ``NDEFError/Code/payloadExceedsLimit`` at the record's offset when the
+  ///   payload is larger than `maximumSize`.
+  public func assembledPayload(maximumSize: Int = 16 << 20) throws(NDEFError) -> [UInt8] {
+    guard payloadLength <= maximumSize else {
+      throw NDEFError(.payloadExceedsLimit, offset: offset)
+    }
+    if !isChunked { return payload.copiedBytes() }
+    var result: [UInt8] = []
+    result.reserveCapacity(payloadLength)
+    var iterator = chunks
+    while let chunk = iterator.next() {
+      let part = chunk.payload
+      for i in 0..<part.byteCount {
+        if let byte = part.byte(at: i) { result.append(byte) }
+      }
+    }
+    return result
+  }
+}
+
+/// One record chunk on the wire (§2.3.3).
+public struct NDEFChunkView: ~Escapable {
+  /// The chunk's header octet.
+  public let header: NDEFRecordHeader
+  /// The chunk's TYPE field (empty on middle and terminating chunks).
+  public let type: RawSpan
+  /// The chunk's ID field (empty on middle and terminating chunks).
+  public let id: RawSpan
+  /// The chunk's part of the payload.
+  public let payload: RawSpan
+  /// Absolute offset of the chunk's header octet.
+  public let offset: Int
+  /// Absolute offset of the chunk's payload.
+  public let payloadOffset: Int
+
+  @_lifetime(copy type, copy id, copy payload)
+  init(
+    header: NDEFRecordHeader, type: RawSpan, id: RawSpan, payload: RawSpan, offset: Int,
+    payloadOffset: Int
+  ) {
+    self.header = header
+    self.type = type
+    self.id = id
+    self.payload = payload
+    self.offset = offset
+    self.payloadOffset = payloadOffset
+  }
+}
+
+/// Iterates the chunks of one record without copying.
+public struct NDEFChunkIterator: ~Escapable {
+  var reader: ByteReader
+
+  @_lifetime(copy bytes)
+  init(_ bytes: RawSpan, baseOffset: Int) {
+    self.reader = ByteReader(bytes, baseOffset: baseOffset)
+  }
+
+  /// The next chunk, or `nil` after the last.
+  @_lifetime(copy self)
+  public mutating func next() -> NDEFChunkView? {
+    guard !reader.isAtEnd, let chunk = try? NDEFPhysicalRecord.read(&reader) else {
+      return nil
+    }
+    let bytes = reader.bytes
+    return NDEFChunkView(
+      header: chunk.header,
+      type: bytes.extracting(chunk.typeStart..<(chunk.typeStart &+ chunk.typeLength)),
+      id: bytes.extracting(chunk.idStart..<(chunk.idStart &+ chunk.idLength)),
+      payload: bytes.extracting(chunk.payloadStart..<chunk.end),
+      offset: reader.baseOffset &+ chunk.start,
+      payloadOffset: reader.baseOffset &+ chunk.payloadStart)
+  }
+}

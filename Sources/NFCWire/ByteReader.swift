@@ -1,0 +1,131 @@
+/// A bounds-checked cursor over borrowed bytes.
+///
+/// Every read either succeeds completely or returns `nil` and leaves the cursor where it
+/// was, so a parser can report the offset of the field that did not fit. Offsets are
+/// absolute: `offset` counts from the start of the caller's original input, also inside a
+/// sub-reader made with ``readReader(count:)``.
+package struct ByteReader: ~Escapable {
+  /// The bytes this reader may read, and no others.
+  package let bytes: RawSpan
+  /// Absolute offset of `bytes`' first byte in the caller's input.
+  package let baseOffset: Int
+  /// Index of the next byte to read, relative to `bytes`.
+  package private(set) var index: Int
+
+  /// A reader over `bytes`, whose first byte stands at `baseOffset` in the caller's input.
+  @_lifetime(copy bytes)
+  package init(_ bytes: RawSpan, baseOffset: Int = 0) {
+    self.bytes = bytes
+    self.baseOffset = baseOffset
+    self.index = 0
+  }
+
+  /// Absolute offset of the next byte to read.
+  package var offset: Int { baseOffset &+ index }
+  /// Bytes left to read.
+  package var remaining: Int { bytes.byteCount &- index }
+  /// Whether every byte has been read.
+  package var isAtEnd: Bool { index >= bytes.byteCount }
+
+  /// The byte `distance` bytes ahead of the cursor, without moving it.
+  package func peekUInt8(at distance: Int = 0) -> UInt8? {
+    guard distance >= 0, distance < remaining else { return nil }
+    // Invariant: index + distance < bytes.byteCount (checked above).
+    return unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index &+ distance, as: UInt8.self)
+  }
+
+  /// Reads one byte.
+  package mutating func readUInt8() -> UInt8? {
+    guard index < bytes.byteCount else { return nil }
+    // Invariant: index < bytes.byteCount (checked above).
+    let value = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index, as: UInt8.self)
+    index &+= 1
+    return value
+  }
+
+  /// Reads a big-endian unsigned integer of `width` bytes (1...8).
+  package mutating func readBigEndian<T: FixedWidthInteger & UnsignedInteger>(
+    _: T.Type, width: Int = MemoryLayout<T>.size
+  ) -> T? {
+    guard width > 0, width <= MemoryLayout<T>.size, width <= remaining else { return nil }
+    var value: T = 0
+    for i in 0..<width {
+      // Invariant: index + i < index + width <= bytes.byteCount (checked above).
+      let byte = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index &+ i, as: UInt8.self)
+      value = (value << 8) | T(byte)
+    }
+    index &+= width
+    return value
+  }
+
+  /// Reads a little-endian unsigned integer of `width` bytes (1...8).
+  package mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger>(
+    _: T.Type, width: Int = MemoryLayout<T>.size
+  ) -> T? {
+    guard width > 0, width <= MemoryLayout<T>.size, width <= remaining else { return nil }
+    var value: T = 0
+    var i = width
+    while i > 0 {
+      i &-= 1
+      // Invariant: index + i < index + width <= bytes.byteCount (checked above).
+      let byte = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index &+ i, as: UInt8.self)
+      value = (value << 8) | T(byte)
+    }
+    index &+= width
+    return value
+  }
+
+  /// Reads a big-endian `UInt16`.
+  package mutating func readUInt16BE() -> UInt16? { readBigEndian(UInt16.self) }
+  /// Reads a big-endian `UInt32`.
+  package mutating func readUInt32BE() -> UInt32? { readBigEndian(UInt32.self) }
+  /// Reads a little-endian `UInt16`.
+  package mutating func readUInt16LE() -> UInt16? { readLittleEndian(UInt16.self) }
+  /// Reads a little-endian `UInt32`.
+  package mutating func readUInt32LE() -> UInt32? { readLittleEndian(UInt32.self) }
+
+  /// Reads `count` bytes as a view over the input (no copy).
+  @_lifetime(copy self)
+  package mutating func readSpan(count: Int) -> RawSpan? {
+    guard count >= 0, count <= remaining else { return nil }
+    let span = bytes.extracting(index..<(index &+ count))
+    index &+= count
+    return span
+  }
+
+  /// Reads `count` bytes as a reader limited to them, keeping absolute offsets.
+  @_lifetime(copy self)
+  package mutating func readReader(count: Int) -> ByteReader? {
+    let start = offset
+    guard let span = readSpan(count: count) else { return nil }
+    return ByteReader(span, baseOffset: start)
+  }
+
+  /// Moves the cursor to `index` (relative to `bytes`); `false` (unmoved) when outside.
+  package mutating func move(to index: Int) -> Bool {
+    guard index >= 0, index <= bytes.byteCount else { return false }
+    self.index = index
+    return true
+  }
+
+  /// Skips `count` bytes; `false` (cursor unmoved) when fewer remain.
+  package mutating func skip(_ count: Int) -> Bool {
+    guard count >= 0, count <= remaining else { return false }
+    index &+= count
+    return true
+  }
+
+  /// The bytes not read yet, as a view (the cursor does not move).
+  @_lifetime(copy self)
+  package func remainingSpan() -> RawSpan {
+    bytes.extracting(index..<bytes.byteCount)
+  }
+
+  /// Reads all remaining bytes as a view.
+  @_lifetime(copy self)
+  package mutating func readRemaining() -> RawSpan {
+    let span = bytes.extracting(index..<bytes.byteCount)
+    index = bytes.byteCount
+    return span
+  }
+}

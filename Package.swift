@@ -35,8 +35,10 @@ let package = Package(
                       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
-    .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCWire", "FuzzOracles"],
+    .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCWire"],
                 swiftSettings: swiftSettings),
-    .testTarget(name: "TapwireCLITests", dependencies: ["NDEF"], swiftSettings: swiftSettings),
+    .testTarget(name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
+                swiftSettings: swiftSettings),
+    .testTarget(name: "TapwireCLITests", dependencies: ["tapwire"], swiftSettings: swiftSettings),
   ]
 )

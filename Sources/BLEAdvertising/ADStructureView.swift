@@ -1,0 +1,198 @@
+import NFCWire
+
+/// One AD structure: a Length octet, an AD type octet and `Length - 1` data octets
+/// (Core Vol 3 Part C §11, Core Specification Supplement Part A §1). A view, never a copy.
+public struct ADStructureView: ~Escapable {
+  /// The AD type.
+  public let type: ADType
+  /// The AD data (after the type octet).
+  public let data: RawSpan
+  /// Absolute offset of the structure's Length octet.
+  public let offset: Int
+
+  @_lifetime(copy data)
+  init(type: ADType, data: RawSpan, offset: Int) {
+    self.type = type
+    self.data = data
+    self.offset = offset
+  }
+
+  /// Absolute offset of the first data octet.
+  public var dataOffset: Int { offset &+ 2 }
+  /// The Length octet's value: data length plus one.
+  public var length: Int { data.byteCount &+ 1 }
+
+  // MARK: Typed access without allocation
+
+  /// The Flags value (CSS Part A §1.3): the first data octet; an empty Flags structure
+  /// reads as no flags set. `nil` when the structure is not Flags.
+  public var flags: ADFlags? {
+    guard type == .flags else { return nil }
+    return ADFlags(rawValue: data.byte(at: 0) ?? 0)
+  }
+
+  /// The TX Power Level in dBm (CSS Part A §1.5). `nil` when not that type.
+  ///
+  /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` unless exactly one octet.
+  public func txPowerLevel() throws(BLEAdvertisingError) -> Int8? {
+    guard type == .txPowerLevel else { return nil }
+    try expect(count: 1)
+    return Int8(bitPattern: data.byte(at: 0) ?? 0)
+  }
+
+  /// The Appearance value (CSS Part A §1.12). `nil` when not that type.
+  ///
+  /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` unless exactly two octets.
+  public func appearance() throws(BLEAdvertisingError) -> UInt16? {
+    guard type == .appearance else { return nil }
+    try expect(count: 2)
+    var reader = ByteReader(data)
+    return reader.readUInt16LE()
+  }
+
+  /// The service class or solicitation UUID list (CSS Part A §1.1, §1.10) as a view.
+  /// `nil` when the structure is not a UUID list.
+  ///
+  /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` when the data is not a
+  ///   multiple of the UUID width.
+  @_lifetime(copy self)
+  public func uuidList() throws(BLEAdvertisingError) -> UUIDListView? {
+    guard let width = type.uuidListWidth else { return nil }
+    guard data.byteCount % width == 0 else {
+      throw BLEAdvertisingError(.invalidDataLength, offset: offset)
+    }
+    return UUIDListView(data: data, width: width, dataOffset: dataOffset)
+  }
+
+  /// The Service Data (CSS Part A §1.11) as a view. `nil` when not Service Data.
+  ///
+  /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` when shorter than its UUID.
+  @_lifetime(copy self)
+  public func serviceData() throws(BLEAdvertisingError) -> ServiceDataView? {
+    guard let width = type.serviceDataUUIDWidth else { return nil }
+    guard data.byteCount >= width,
+      let uuid = BluetoothUUID(littleEndian: data.extracting(0..<width))
+    else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+    return ServiceDataView(
+      uuid: uuid, uuidWidth: width, data: data.extracting(width..<data.byteCount),
+      dataOffset: dataOffset &+ width)
+  }
+
+  /// The Manufacturer Specific Data (CSS Part A §1.4) as a view. `nil` when not that type.
+  ///
+  /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` when shorter than the
+  ///   two-octet company identifier.
+  @_lifetime(copy self)
+  public func manufacturerData() throws(BLEAdvertisingError) -> ManufacturerDataView? {
+    guard type == .manufacturerSpecificData else { return nil }
+    var reader = ByteReader(data, baseOffset: dataOffset)
+    guard let company = reader.readUInt16LE() else {
+      throw BLEAdvertisingError(.invalidDataLength, offset: offset)
+    }
+    return ManufacturerDataView(
+      companyID: CompanyIdentifier(rawValue: company), data: reader.remainingSpan(),
+      dataOffset: dataOffset &+ 2)
+  }
+
+  /// The local name's UTF-8 bytes and whether it is complete (CSS Part A §1.2); `nil`
+  /// when the structure is not a local name.
+  @_lifetime(copy self)
+  public func localName() -> LocalNameView? {
+    guard type == .completeLocalName || type == .shortenedLocalName else { return nil }
+    return LocalNameView(utf8: data, isComplete: type == .completeLocalName)
+  }
+
+  func expect(count: Int) throws(BLEAdvertisingError) {
+    guard data.byteCount == count else {
+      throw BLEAdvertisingError(.invalidDataLength, offset: offset)
+    }
+  }
+
+  func expect(multipleOf width: Int, atLeast minimum: Int = 1) throws(BLEAdvertisingError) {
+    guard data.byteCount >= minimum, data.byteCount % width == 0 else {
+      throw BLEAdvertisingError(.invalidDataLength, offset: offset)
+    }
+  }
+}
+
+/// A local name's bytes (CSS Part A §1.2), a view.
+public struct LocalNameView: ~Escapable {
+  /// The name's UTF-8 octets as sent (not validated).
+  public let utf8: RawSpan
+  /// `true` for Complete Local Name, `false` for Shortened Local Name.
+  public let isComplete: Bool
+
+  @_lifetime(copy utf8)
+  init(utf8: RawSpan, isComplete: Bool) {
+    self.utf8 = utf8
+    self.isComplete = isComplete
+  }
+
+  /// The name as a string; invalid UTF-8 sequences become U+FFFD.
+  public var string: String { String(decoding: utf8.copiedBytes(), as: UTF8.self) }
+}
+
+/// A list of service class or solicitation UUIDs (CSS Part A §1.1, §1.10), a view.
+public struct UUIDListView: ~Escapable {
+  /// The list's octets.
+  public let data: RawSpan
+  /// The UUID width in octets: 2, 4 or 16.
+  public let width: Int
+  /// Absolute offset of the first UUID.
+  public let dataOffset: Int
+
+  @_lifetime(copy data)
+  init(data: RawSpan, width: Int, dataOffset: Int) {
+    self.data = data
+    self.width = width
+    self.dataOffset = dataOffset
+  }
+
+  /// The number of UUIDs.
+  public var count: Int { data.byteCount / width }
+
+  /// The UUID at `index` (0..<count), or `nil` outside.
+  public func uuid(at index: Int) -> BluetoothUUID? {
+    guard index >= 0, index < count else { return nil }
+    let start = index &* width
+    return BluetoothUUID(littleEndian: data.extracting(start..<(start &+ width)))
+  }
+}
+
+/// Service Data (CSS Part A §1.11): a service UUID and the data that follows, a view.
+public struct ServiceDataView: ~Escapable {
+  /// The service UUID.
+  public let uuid: BluetoothUUID
+  /// The width the UUID was sent in: 2, 4 or 16 octets.
+  public let uuidWidth: Int
+  /// The service data after the UUID.
+  public let data: RawSpan
+  /// Absolute offset of the data after the UUID.
+  public let dataOffset: Int
+
+  @_lifetime(copy data)
+  init(uuid: BluetoothUUID, uuidWidth: Int, data: RawSpan, dataOffset: Int) {
+    self.uuid = uuid
+    self.uuidWidth = uuidWidth
+    self.data = data
+    self.dataOffset = dataOffset
+  }
+}
+
+/// Manufacturer Specific Data (CSS Part A §1.4): a company identifier and the data that
+/// follows it, a view.
+public struct ManufacturerDataView: ~Escapable {
+  /// The company identifier (Assigned Numbers §7.1), sent little-endian.
+  public let companyID: CompanyIdentifier
+  /// The data after the company identifier.
+  public let data: RawSpan
+  /// Absolute offset of the data after the company identifier.
+  public let dataOffset: Int
+
+  @_lifetime(copy data)
+  init(companyID: CompanyIdentifier, data: RawSpan, dataOffset: Int) {
+    self.companyID = companyID
+    self.data = data
+    self.dataOffset = dataOffset
+  }
+}

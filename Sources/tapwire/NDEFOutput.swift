@@ -1,0 +1,103 @@
+import NDEF
+import NFCWire
+
+/// JSON (per `shared/spec/cli-json.md`, format `ndef`) and human output for NDEF messages.
+enum NDEFOutput {
+  static func warningJSON(_ warning: NDEFWarning) -> JSON {
+    .object([
+      ("code", .string(warning.code.name)), ("offset", .int(warning.offset)),
+      ("message", .string(warning.code.message)),
+    ])
+  }
+
+  static func errorJSON(format: String, code: String, offset: Int, message: String) -> JSON {
+    .object([
+      ("ok", .bool(false)), ("format", .string(format)),
+      ("error", .object([("code", .string(code)), ("offset", .int(offset)), ("message", .string(message))])),
+    ])
+  }
+
+  /// One RECORD object.
+  static func recordJSON(_ record: borrowing NDEFRecordView, options: NDEFDecodingOptions) -> JSON {
+    var pairs: [(String, JSON)] = [
+      ("offset", .int(record.offset)),
+      ("tnf", .int(Int(record.typeNameFormat.rawValue))),
+      ("tnfName", .string(record.typeNameFormat.name)),
+      ("type", .string(Hex.string(record.type))),
+    ]
+    if record.type.byteCount > 0 && record.type.isPrintableASCII {
+      pairs.append(("typeText", .string(String(decoding: record.type.copiedBytes(), as: UTF8.self))))
+    }
+    let payload = (try? record.assembledPayload(maximumSize: options.maximumAssembledPayloadSize)) ?? []
+    pairs += [
+      ("id", .string(Hex.string(record.id))),
+      ("payload", .string(Hex.string(payload))),
+      ("chunks", .int(record.chunkCount)),
+    ]
+    return .object(pairs)
+  }
+
+  /// The JSON object for a decoded message.
+  static func messageJSON(_ message: borrowing NDEFMessageView) -> JSON {
+    var records: [JSON] = []
+    var iterator = message.records
+    while let record = iterator.next() {
+      records.append(recordJSON(record, options: message.options))
+    }
+    return .object([
+      ("ok", .bool(true)), ("format", .string("ndef")), ("records", .array(records)),
+      ("warnings", .array(message.warnings.map(warningJSON))),
+    ])
+  }
+
+  /// Decodes `bytes` and renders JSON; the Bool is whether decoding succeeded.
+  static func json(_ bytes: [UInt8], options: NDEFDecodingOptions) -> (JSON, Bool) {
+    do {
+      let message = try NDEFMessageView(validating: bytes.span, options: options)
+      return (messageJSON(message), true)
+    } catch {
+      return (errorJSON(format: "ndef", code: error.code.name, offset: error.offset, message: error.code.message), false)
+    }
+  }
+
+  /// The human-readable tree for a decoded message.
+  static func human(_ message: borrowing NDEFMessageView) -> [String] {
+    var lines: [String] = []
+    let plural = message.recordCount == 1 ? "record" : "records"
+    lines.append("NDEF message: \(message.recordCount) \(plural), \(message.bytes.byteCount) bytes")
+    var iterator = message.records
+    var index = 0
+    while let record = iterator.next() {
+      let h = record.header
+      func bit(_ value: Bool) -> String { value ? "1" : "0" }
+      lines.append("Record \(index) at offset \(record.offset)")
+      lines.append(
+        "  header   0x\(HexDump.byteHex(h.rawValue))  MB=\(bit(h.messageBegin)) ME=\(bit(h.messageEnd)) CF=\(bit(h.chunked)) SR=\(bit(h.shortRecord)) IL=\(bit(h.idLengthPresent))"
+      )
+      lines.append("  TNF      0x0\(record.typeNameFormat.rawValue) = \(record.typeNameFormat.name)")
+      if record.type.byteCount == 0 {
+        lines.append("  type     (none)")
+      } else {
+        var text = "  type     \(record.type.byteCount) byte(s) at offset \(record.typeOffset): \(Hex.string(record.type))"
+        if record.type.isPrintableASCII {
+          text += " = \"\(String(decoding: record.type.copiedBytes(), as: UTF8.self))\""
+        }
+        lines.append(text)
+      }
+      if record.id.byteCount == 0 {
+        lines.append("  id       (none)")
+      } else {
+        lines.append("  id       \(record.id.byteCount) byte(s) at offset \(record.idOffset): \(Hex.string(record.id))")
+      }
+      let chunkText = record.isChunked ? " in \(record.chunkCount) chunks" : ""
+      lines.append("  payload  \(record.payloadLength) byte(s) at offset \(record.payloadOffset)\(chunkText)")
+      let payload = (try? record.assembledPayload(maximumSize: message.options.maximumAssembledPayloadSize)) ?? []
+      lines += HexDump.lines(payload, baseOffset: 0, indent: "    ")
+      index += 1
+    }
+    for warning in message.warnings {
+      lines.append("warning: \(warning)")
+    }
+    return lines
+  }
+}

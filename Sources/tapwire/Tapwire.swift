@@ -1,0 +1,85 @@
+import Foundation
+
+/// The `tapwire` command: decode NFC, smart-card and BLE wire formats.
+@main
+struct Tapwire {
+  static let usage = """
+    tapwire: decode NFC, smart-card and Bluetooth LE wire formats
+
+    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
+           tapwire help [COMMAND]
+
+    commands:
+      decode   decode INPUT (hex text, a file, or standard input when absent or "-")
+      help     show this text, or a command's help
+
+    exit status: 0 decoded, 1 an input did not decode, 2 bad usage
+    """
+
+  static let decodeUsage = """
+    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
+
+    Decodes INPUT: hex text (spaces, colons and 0x allowed), a file (binary or hex text),
+    or standard input when INPUT is absent or "-". Without --as the format is guessed and
+    the guess is stated on standard error.
+
+    options:
+      --as FORMAT   the input format: \(Format.all.map(\.name).joined(separator: ", "))
+      --json        print JSON as in the Tapwire JSON contract
+      --lenient     accept what tags in the field break, and list the warnings
+      --lines       one hex input per line; one JSON object (with --json) per line
+      -h, --help    show this help
+
+    examples:
+      tapwire decode d1010855016e66632e636f6d
+      tapwire decode --json Corpus/ndef/seeds/uri-100-records.ndef
+      printf 'd00000\\nd1\\n' | tapwire decode --lines --json
+    """
+
+  static func main() {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let command = arguments.first else {
+      FileHandle.standardError.write(Data((usage + "\n").utf8))
+      exit(2)
+    }
+    arguments.removeFirst()
+    switch command {
+    case "decode":
+      exit(DecodeCommand.run(arguments))
+    case "help", "-h", "--help":
+      let text = arguments.first == "decode" ? decodeUsage : usage
+      print(text)
+      exit(0)
+    default:
+      let suggestion = Suggestion.closest(to: command, among: ["decode", "help"])
+      fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+  }
+
+  /// Prints a usage error and exits with status 2.
+  static func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("tapwire: \(message)\nsee 'tapwire help'\n".utf8))
+    exit(2)
+  }
+}
+
+/// Suggests the closest known word for a mistyped one (edit distance at most 2).
+enum Suggestion {
+  static func closest(to word: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, distance(Array(word), Array($0))) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+    return best.0
+  }
+
+  static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, ca) in a.enumerated() {
+      var current = [i + 1]
+      for (j, cb) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

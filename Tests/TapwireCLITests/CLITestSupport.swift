@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Runs the built `tapwire` executable, as a user would.
+enum CLI {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The `tapwire` binary next to the test bundle (SwiftPM builds it for this target).
+  static var executable: URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // Swift Testing may run from inside the .xctest bundle on some layouts.
+    for _ in 0..<3 {
+      let candidate = directory.appendingPathComponent("tapwire")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    return root.appendingPathComponent(".build/debug/tapwire")
+  }
+
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// Runs `tapwire` with `arguments` in the repository root, feeding `stdin`.
+  static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = root
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// Parses one JSON object.
+  static func object(_ text: String) throws -> [String: Any] {
+    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    return try #require(value as? [String: Any])
+  }
+}

@@ -24,21 +24,26 @@ let package = Package(
     .executableTarget(name: "tapwire", dependencies: ["NDEF"], swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
-    .target(name: "FuzzOracles", dependencies: ["NDEF"], path: "Fuzz/FuzzOracles",
-            swiftSettings: swiftSettings),
-    .executableTarget(name: "FuzzNDEF", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzNDEF",
-                      swiftSettings: swiftSettings),
+    .target(
+      name: "FuzzOracles", dependencies: ["NDEF"], path: "Fuzz/FuzzOracles",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzNDEF", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzNDEF",
+      swiftSettings: swiftSettings),
 
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
-    .executableTarget(name: "TapwireBenchmarks", dependencies: ["NDEF", "CMallocCounter"],
-                      path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "TapwireBenchmarks", dependencies: ["NDEF", "CMallocCounter"],
+      path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
-    .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCWire"],
-                swiftSettings: swiftSettings),
-    .testTarget(name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
-                swiftSettings: swiftSettings),
+    .testTarget(
+      name: "NDEFTests", dependencies: ["NDEF", "NFCWire"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
+      swiftSettings: swiftSettings),
     .testTarget(name: "TapwireCLITests", dependencies: ["tapwire"], swiftSettings: swiftSettings),
   ]
 )

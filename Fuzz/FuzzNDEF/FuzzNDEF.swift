@@ -1,7 +1,7 @@
+import Foundation
 // NDEF message fuzz target: strict and lenient decoding, owned model and encoder oracles.
 // With -DFUZZING it runs libFuzzer; without, it replays corpus files through the oracle.
 import FuzzOracles
-import Foundation
 
 @main
 struct FuzzNDEF {

@@ -67,7 +67,9 @@ public enum NDEFOracle {
       index += 1
     }
     let encoded: [UInt8]
-    do { encoded = try model.encodedBytes() } catch { throw OracleFailure("encode of decoded model: \(error)") }
+    do { encoded = try model.encodedBytes() } catch {
+      throw OracleFailure("encode of decoded model: \(error)")
+    }
     if canonical { try require(encoded == bytes, "canonical input did not re-encode byte for byte") }
     do {
       try require(try NDEFMessage(parsing: encoded) == model, "decode(encode(m)) != m")

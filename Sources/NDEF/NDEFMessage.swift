@@ -117,7 +117,8 @@ public struct NDEFMessage: Sendable, Hashable {
         + record.id.count + payload
     }
     // Initial chunk carries type and id; the rest carry only payload.
-    var total = headerCount(payload: chunkSize, hasID: !record.id.isEmpty) + record.type.count
+    var total =
+      headerCount(payload: chunkSize, hasID: !record.id.isEmpty) + record.type.count
       + record.id.count + chunkSize
     var remaining = payload - chunkSize
     while remaining > 0 {

@@ -73,7 +73,8 @@ enum DecodeCommand {
 
   static func guessed(_ bytes: [UInt8]) -> Format {
     let format = Format.guess(bytes)
-    FileHandle.standardError.write(Data("tapwire: input decoded as \(format.name) (guessed; use --as to choose)\n".utf8))
+    FileHandle.standardError.write(
+      Data("tapwire: input decoded as \(format.name) (guessed; use --as to choose)\n".utf8))
     return format
   }
 

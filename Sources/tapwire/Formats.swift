@@ -34,7 +34,8 @@ struct Format: Sendable {
         let message = try NDEFMessageView(validating: bytes.span, options: lenient ? .lenient : .strict)
         return .success(NDEFOutput.human(message))
       } catch {
-        return .failure(DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message))
+        return .failure(
+          DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message))
       }
     },
     likelihood: { bytes in

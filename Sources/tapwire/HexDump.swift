@@ -23,7 +23,8 @@ enum HexDump {
     guard !bytes.isEmpty else { return ["  (no bytes)"] }
     let clamped = max(0, min(offset, bytes.count))
     let lineStart = min(clamped / 16 * 16, max(0, (bytes.count - 1) / 16 * 16))
-    let line = lines(Array(bytes[lineStart..<min(lineStart + 16, bytes.count)]), baseOffset: lineStart, indent: "  ")
+    let line = lines(
+      Array(bytes[lineStart..<min(lineStart + 16, bytes.count)]), baseOffset: lineStart, indent: "  ")
     let column = 2 + 4 + 2 + (clamped - lineStart) * 3
     return line + [String(repeating: " ", count: column) + "^^ offset \(offset)"]
   }

@@ -56,7 +56,10 @@ enum NDEFOutput {
       let message = try NDEFMessageView(validating: bytes.span, options: options)
       return (messageJSON(message), true)
     } catch {
-      return (errorJSON(format: "ndef", code: error.code.name, offset: error.offset, message: error.code.message), false)
+      return (
+        errorJSON(format: "ndef", code: error.code.name, offset: error.offset, message: error.code.message),
+        false
+      )
     }
   }
 
@@ -78,7 +81,8 @@ enum NDEFOutput {
       if record.type.byteCount == 0 {
         lines.append("  type     (none)")
       } else {
-        var text = "  type     \(record.type.byteCount) byte(s) at offset \(record.typeOffset): \(Hex.string(record.type))"
+        var text =
+          "  type     \(record.type.byteCount) byte(s) at offset \(record.typeOffset): \(Hex.string(record.type))"
         if record.type.isPrintableASCII {
           text += " = \"\(String(decoding: record.type.copiedBytes(), as: UTF8.self))\""
         }
@@ -87,11 +91,13 @@ enum NDEFOutput {
       if record.id.byteCount == 0 {
         lines.append("  id       (none)")
       } else {
-        lines.append("  id       \(record.id.byteCount) byte(s) at offset \(record.idOffset): \(Hex.string(record.id))")
+        lines.append(
+          "  id       \(record.id.byteCount) byte(s) at offset \(record.idOffset): \(Hex.string(record.id))")
       }
       let chunkText = record.isChunked ? " in \(record.chunkCount) chunks" : ""
       lines.append("  payload  \(record.payloadLength) byte(s) at offset \(record.payloadOffset)\(chunkText)")
-      let payload = (try? record.assembledPayload(maximumSize: message.options.maximumAssembledPayloadSize)) ?? []
+      let payload =
+        (try? record.assembledPayload(maximumSize: message.options.maximumAssembledPayloadSize)) ?? []
       lines += HexDump.lines(payload, baseOffset: 0, indent: "    ")
       index += 1
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import NFCWire
 import Testing
 
@@ -26,24 +29,12 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 }
 
-/// A seed from the environment (`TAPWIRE_SEED`) or the clock, printed so a failure replays.
+/// A random seed, or `TAPWIRE_SEED` from the environment, printed so a failure replays.
 func testSeed(_ name: String) -> UInt64 {
-  let seed: UInt64
-  if let text = Environment.value("TAPWIRE_SEED"), let value = UInt64(text) {
+  var seed = UInt64.random(in: 0...UInt64.max)
+  if let text = getenv("TAPWIRE_SEED"), let value = UInt64(String(cString: text)) {
     seed = value
-  } else {
-    seed = UInt64(ContinuousClock.now.duration(to: .now + .seconds(0)).components.attoseconds & 0xFFFF_FFFF) ^ 0x5EED
   }
   print("\(name) seed: \(seed)")
   return seed
-}
-
-enum Environment {
-  static func value(_ name: String) -> String? {
-    #if canImport(Glibc)
-      return nil
-    #else
-      return nil
-    #endif
-  }
 }

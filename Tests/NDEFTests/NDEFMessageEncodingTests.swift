@@ -25,14 +25,19 @@ struct NDEFMessageEncodingTests {
       #expect(bytes[0] == header)
       #expect(try NDEFMessage(records: [record]).encodedCount() == bytes.count)
     }
-    let long = try NDEFMessage(records: [NDEFRecord(typeNameFormat: .unknown, payload: [UInt8](repeating: 0, count: 256))]).encodedBytes()
+    let long = try NDEFMessage(records: [
+      NDEFRecord(typeNameFormat: .unknown, payload: [UInt8](repeating: 0, count: 256))
+    ]).encodedBytes()
     #expect(Array(long[0..<6]) == hex("C5 00 00 00 01 00"))
   }
 
   @Test func splitsIntoChunks() throws {
-    let record = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array("abcdefgh".utf8))
-    let bytes = try NDEFMessage(records: [record]).encodedBytes(options: NDEFEncodingOptions(maximumChunkPayloadSize: 3))
-    #expect(bytes == hex("B2 0A 03 74 65 78 74 2F 70 6C 61 69 6E 61 62 63  36 00 03 64 65 66  56 00 02 67 68"))
+    let record = NDEFRecord(
+      typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array("abcdefgh".utf8))
+    let bytes = try NDEFMessage(records: [record]).encodedBytes(
+      options: NDEFEncodingOptions(maximumChunkPayloadSize: 3))
+    #expect(
+      bytes == hex("B2 0A 03 74 65 78 74 2F 70 6C 61 69 6E 61 62 63  36 00 03 64 65 66  56 00 02 67 68"))
     // Chunked with an id and a following record: ME only on the very last chunk.
     let message = NDEFMessage(records: [
       NDEFRecord(typeNameFormat: .unknown, id: hex("69 64"), payload: [0x41, 0x42]),
@@ -53,15 +58,35 @@ struct NDEFMessageEncodingTests {
 
   static let refusals: [Refusal] = [
     Refusal(name: "no records", records: [], code: .noRecords, index: nil),
-    Refusal(name: "Empty with payload", records: [NDEFRecord(typeNameFormat: .empty, payload: [1])], code: .emptyRecordNotEmpty, index: 0),
-    Refusal(name: "Empty with type", records: [.empty, NDEFRecord(typeNameFormat: .empty, type: [1])], code: .emptyRecordNotEmpty, index: 1),
-    Refusal(name: "Empty with id", records: [NDEFRecord(typeNameFormat: .empty, id: [1])], code: .emptyRecordNotEmpty, index: 0),
-    Refusal(name: "Unknown with type", records: [NDEFRecord(typeNameFormat: .unknown, type: [1])], code: .unexpectedType, index: 0),
-    Refusal(name: "Unchanged", records: [NDEFRecord(typeNameFormat: .unchanged)], code: .unchangedOutsideChunk, index: 0),
-    Refusal(name: "Reserved", records: [NDEFRecord(typeNameFormat: .reserved)], code: .reservedTypeNameFormat, index: 0),
-    Refusal(name: "well-known without type", records: [NDEFRecord(typeNameFormat: .wellKnown)], code: .missingType, index: 0),
-    Refusal(name: "type over 255", records: [NDEFRecord(typeNameFormat: .media, type: [UInt8](repeating: 0x61, count: 256))], code: .typeTooLong, index: 0),
-    Refusal(name: "id over 255", records: [NDEFRecord(typeNameFormat: .unknown, id: [UInt8](repeating: 0x61, count: 256))], code: .idTooLong, index: 0),
+    Refusal(
+      name: "Empty with payload", records: [NDEFRecord(typeNameFormat: .empty, payload: [1])],
+      code: .emptyRecordNotEmpty, index: 0),
+    Refusal(
+      name: "Empty with type", records: [.empty, NDEFRecord(typeNameFormat: .empty, type: [1])],
+      code: .emptyRecordNotEmpty, index: 1),
+    Refusal(
+      name: "Empty with id", records: [NDEFRecord(typeNameFormat: .empty, id: [1])],
+      code: .emptyRecordNotEmpty, index: 0),
+    Refusal(
+      name: "Unknown with type", records: [NDEFRecord(typeNameFormat: .unknown, type: [1])],
+      code: .unexpectedType, index: 0),
+    Refusal(
+      name: "Unchanged", records: [NDEFRecord(typeNameFormat: .unchanged)], code: .unchangedOutsideChunk,
+      index: 0),
+    Refusal(
+      name: "Reserved", records: [NDEFRecord(typeNameFormat: .reserved)], code: .reservedTypeNameFormat,
+      index: 0),
+    Refusal(
+      name: "well-known without type", records: [NDEFRecord(typeNameFormat: .wellKnown)], code: .missingType,
+      index: 0),
+    Refusal(
+      name: "type over 255",
+      records: [NDEFRecord(typeNameFormat: .media, type: [UInt8](repeating: 0x61, count: 256))],
+      code: .typeTooLong, index: 0),
+    Refusal(
+      name: "id over 255",
+      records: [NDEFRecord(typeNameFormat: .unknown, id: [UInt8](repeating: 0x61, count: 256))],
+      code: .idTooLong, index: 0),
   ]
 
   @Test(arguments: refusals)
@@ -133,8 +158,10 @@ struct NDEFRoundTripTests {
   }
 
   /// encode(decode(x)) == x for canonical inputs from the vectors.
-  @Test(arguments: ["D0 00 00", "D1 01 08 55 01 6E 66 63 2E 63 6F 6D", "D9 01 02 01 55 69 00 61",
-                    "92 03 01 61 2F 62 58  54 05 00 61 3A 62 2E 63", "D3 05 00 75 72 6E 3A 78"])
+  @Test(arguments: [
+    "D0 00 00", "D1 01 08 55 01 6E 66 63 2E 63 6F 6D", "D9 01 02 01 55 69 00 61",
+    "92 03 01 61 2F 62 58  54 05 00 61 3A 62 2E 63", "D3 05 00 75 72 6E 3A 78",
+  ])
   func canonicalBytesRoundTrip(_ text: String) throws {
     let bytes = hex(text)
     #expect(try NDEFMessage(parsing: bytes).encodedBytes() == bytes)

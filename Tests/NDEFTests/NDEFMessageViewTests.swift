@@ -9,33 +9,54 @@ struct NDEFMessageViewValidTests {
     // Empty message: one Empty record (NDEF 1.0 §3.2.6), MB|ME|SR, TNF 0.
     ("D0 00 00", [RecordSummary(tnf: 0, type: [], id: [], payload: [])]),
     // URI record "nfc.com" with prefix 0x01 (http://www.): MB|ME|SR|TNF 1, type "U".
-    ("D1 01 08 55 01 6E 66 63 2E 63 6F 6D",
-     [RecordSummary(tnf: 1, type: [0x55], id: [], payload: hex("01 6E 66 63 2E 63 6F 6D"))]),
+    (
+      "D1 01 08 55 01 6E 66 63 2E 63 6F 6D",
+      [RecordSummary(tnf: 1, type: [0x55], id: [], payload: hex("01 6E 66 63 2E 63 6F 6D"))]
+    ),
     // Text record "Hello" in "en", UTF-8: status 0x02 (language length 2).
-    ("D1 01 08 54 02 65 6E 48 65 6C 6C 6F",
-     [RecordSummary(tnf: 1, type: [0x54], id: [], payload: hex("02 65 6E 48 65 6C 6C 6F"))]),
+    (
+      "D1 01 08 54 02 65 6E 48 65 6C 6C 6F",
+      [RecordSummary(tnf: 1, type: [0x54], id: [], payload: hex("02 65 6E 48 65 6C 6C 6F"))]
+    ),
     // A record with an id: IL set (0x08), ID_LENGTH 1, id "i".
-    ("D9 01 02 01 55 69 00 61",
-     [RecordSummary(tnf: 1, type: [0x55], id: [0x69], payload: [0x00, 0x61])]),
+    (
+      "D9 01 02 01 55 69 00 61",
+      [RecordSummary(tnf: 1, type: [0x55], id: [0x69], payload: [0x00, 0x61])]
+    ),
     // Two records: MB on the first, ME on the second; media type then external type.
-    ("92 03 01 61 2F 62 58  54 05 00 61 3A 62 2E 63",
-     [RecordSummary(tnf: 2, type: hex("61 2F 62"), id: [], payload: [0x58]),
-      RecordSummary(tnf: 4, type: hex("61 3A 62 2E 63"), id: [], payload: [], offset: 7)]),
+    (
+      "92 03 01 61 2F 62 58  54 05 00 61 3A 62 2E 63",
+      [
+        RecordSummary(tnf: 2, type: hex("61 2F 62"), id: [], payload: [0x58]),
+        RecordSummary(tnf: 4, type: hex("61 3A 62 2E 63"), id: [], payload: [], offset: 7),
+      ]
+    ),
     // Long record (SR clear, 4-byte PAYLOAD_LENGTH = 1), TNF Unknown without type.
     ("C5 00 00 00 00 01 7A", [RecordSummary(tnf: 5, type: [], id: [], payload: [0x7A])]),
     // Absolute URI record: TNF 3, type "urn:x", empty payload.
     ("D3 05 00 75 72 6E 3A 78", [RecordSummary(tnf: 3, type: hex("75 72 6E 3A 78"), id: [], payload: [])]),
     // A chunked media record: initial chunk (MB|CF|SR, "text/plain", "abc"), a middle chunk
     // (CF|SR|TNF 6, "def"), the terminating chunk (ME|SR|TNF 6, "gh") (§2.3.3).
-    ("B2 0A 03 74 65 78 74 2F 70 6C 61 69 6E 61 62 63  36 00 03 64 65 66  56 00 02 67 68",
-     [RecordSummary(tnf: 2, type: Array("text/plain".utf8), id: [], payload: Array("abcdefgh".utf8), chunks: 3)]),
+    (
+      "B2 0A 03 74 65 78 74 2F 70 6C 61 69 6E 61 62 63  36 00 03 64 65 66  56 00 02 67 68",
+      [
+        RecordSummary(
+          tnf: 2, type: Array("text/plain".utf8), id: [], payload: Array("abcdefgh".utf8), chunks: 3)
+      ]
+    ),
     // A chunked unknown record with an id on the initial chunk, then a plain record.
-    ("BD 00 01 02 69 64 41  56 00 01 42",
-     [RecordSummary(tnf: 5, type: [], id: hex("69 64"), payload: [0x41, 0x42], chunks: 2)]),
+    (
+      "BD 00 01 02 69 64 41  56 00 01 42",
+      [RecordSummary(tnf: 5, type: [], id: hex("69 64"), payload: [0x41, 0x42], chunks: 2)]
+    ),
     // Chunk sequence followed by another record.
-    ("B5 00 01 41  16 00 01 42  51 01 00 54",
-     [RecordSummary(tnf: 5, type: [], id: [], payload: [0x41, 0x42], chunks: 2),
-      RecordSummary(tnf: 1, type: [0x54], id: [], payload: [], offset: 8)]),
+    (
+      "B5 00 01 41  16 00 01 42  51 01 00 54",
+      [
+        RecordSummary(tnf: 5, type: [], id: [], payload: [0x41, 0x42], chunks: 2),
+        RecordSummary(tnf: 1, type: [0x54], id: [], payload: [], offset: 8),
+      ]
+    ),
   ]
 
   @Test(arguments: vectors)
@@ -152,37 +173,97 @@ struct NDEFMessageViewRuleTests {
     Case(name: "empty input", bytes: "", code: .emptyInput, offset: 0, lenientWarnings: nil),
     Case(name: "header only", bytes: "D1", code: .truncatedHeader, offset: 1, lenientWarnings: nil),
     Case(name: "no payload length", bytes: "D1 01", code: .truncatedHeader, offset: 2, lenientWarnings: nil),
-    Case(name: "short 4-byte payload length", bytes: "C1 01 00 00", code: .truncatedHeader, offset: 2, lenientWarnings: nil),
+    Case(
+      name: "short 4-byte payload length", bytes: "C1 01 00 00", code: .truncatedHeader, offset: 2,
+      lenientWarnings: nil),
     Case(name: "no id length", bytes: "D9 01 00", code: .truncatedHeader, offset: 3, lenientWarnings: nil),
-    Case(name: "type past end", bytes: "D1 02 00 55", code: .typeLengthExceedsInput, offset: 1, lenientWarnings: nil),
-    Case(name: "id past end", bytes: "D9 01 00 02 55 69", code: .idLengthExceedsInput, offset: 3, lenientWarnings: nil),
-    Case(name: "payload past end", bytes: "D1 01 05 55 00 01", code: .payloadLengthExceedsInput, offset: 2, lenientWarnings: nil),
-    Case(name: "huge long payload length", bytes: "C1 01 FF FF FF FF 55", code: .payloadLengthExceedsInput, offset: 2, lenientWarnings: nil),
-    Case(name: "second record truncated", bytes: "91 01 00 54 51 01 03 54 00", code: .payloadLengthExceedsInput, offset: 6, lenientWarnings: nil),
-    Case(name: "MB missing", bytes: "51 01 00 54", code: .missingMessageBegin, offset: 0, lenientWarnings: [.missingMessageBegin]),
-    Case(name: "MB on second record", bytes: "91 01 00 54 D1 01 00 54", code: .unexpectedMessageBegin, offset: 4, lenientWarnings: [.unexpectedMessageBegin], lenientRecords: 2),
-    Case(name: "ME missing", bytes: "91 01 00 54", code: .missingMessageEnd, offset: 4, lenientWarnings: [.missingMessageEnd]),
-    Case(name: "ME missing after two", bytes: "91 01 00 54 11 01 00 54", code: .missingMessageEnd, offset: 8, lenientWarnings: [.missingMessageEnd], lenientRecords: 2),
-    Case(name: "bytes after ME", bytes: "D1 01 00 54 00 00", code: .dataAfterMessageEnd, offset: 4, lenientWarnings: [.dataAfterMessageEnd]),
-    Case(name: "record after ME", bytes: "D1 01 00 54 51 01 00 54", code: .dataAfterMessageEnd, offset: 4, lenientWarnings: [.dataAfterMessageEnd]),
-    Case(name: "Empty with type", bytes: "D0 01 00 54", code: .emptyRecordNotEmpty, offset: 0, lenientWarnings: [.emptyRecordNotEmpty]),
-    Case(name: "Empty with payload", bytes: "D0 00 01 00", code: .emptyRecordNotEmpty, offset: 0, lenientWarnings: [.emptyRecordNotEmpty]),
-    Case(name: "Empty with id", bytes: "D8 00 00 01 69", code: .emptyRecordNotEmpty, offset: 0, lenientWarnings: [.emptyRecordNotEmpty]),
-    Case(name: "Empty chunked", bytes: "B0 00 00 56 00 00", code: .chunkedEmptyRecord, offset: 0, lenientWarnings: [.chunkedEmptyRecord]),
-    Case(name: "Unknown with type", bytes: "D5 01 00 54", code: .unexpectedType, offset: 0, lenientWarnings: [.unexpectedType]),
-    Case(name: "Unchanged alone", bytes: "D6 00 00", code: .unchangedOutsideChunk, offset: 0, lenientWarnings: [.unchangedOutsideChunk]),
-    Case(name: "Reserved TNF", bytes: "D7 00 00", code: .reservedTypeNameFormat, offset: 0, lenientWarnings: [.reservedTypeNameFormat]),
-    Case(name: "well-known without type", bytes: "D1 00 00", code: .missingType, offset: 0, lenientWarnings: [.missingType]),
-    Case(name: "media without type", bytes: "D2 00 00", code: .missingType, offset: 0, lenientWarnings: [.missingType]),
-    Case(name: "absolute URI without type", bytes: "D3 00 00", code: .missingType, offset: 0, lenientWarnings: [.missingType]),
-    Case(name: "external without type", bytes: "D4 00 00", code: .missingType, offset: 0, lenientWarnings: [.missingType]),
-    Case(name: "chunk continuation not Unchanged", bytes: "B5 00 01 41 55 00 01 42", code: .chunkContinuationNotUnchanged, offset: 4, lenientWarnings: [.chunkContinuationNotUnchanged]),
-    Case(name: "chunk continuation with type", bytes: "B5 00 01 41 56 01 01 54 42", code: .chunkContinuationHasType, offset: 4, lenientWarnings: [.chunkContinuationHasType]),
-    Case(name: "chunk continuation with id", bytes: "B5 00 01 41 5E 00 01 01 69 42", code: .chunkContinuationHasID, offset: 4, lenientWarnings: [.chunkContinuationHasID]),
-    Case(name: "chunk with ME", bytes: "F5 00 01 41", code: .messageEndInChunk, offset: 0, lenientWarnings: [.messageEndInChunk]),
-    Case(name: "middle chunk with ME", bytes: "B5 00 01 41 76 00 01 42", code: .messageEndInChunk, offset: 4, lenientWarnings: [.messageEndInChunk]),
-    Case(name: "chunk sequence never terminated", bytes: "B5 00 01 41 36 00 01 42", code: .missingMessageEnd, offset: 8, lenientWarnings: [.missingMessageEnd]),
-    Case(name: "nested chunk start", bytes: "B5 00 01 41 35 00 01 42 56 00 00", code: .chunkContinuationNotUnchanged, offset: 4, lenientWarnings: [.chunkContinuationNotUnchanged]),
+    Case(
+      name: "type past end", bytes: "D1 02 00 55", code: .typeLengthExceedsInput, offset: 1,
+      lenientWarnings: nil),
+    Case(
+      name: "id past end", bytes: "D9 01 00 02 55 69", code: .idLengthExceedsInput, offset: 3,
+      lenientWarnings: nil),
+    Case(
+      name: "payload past end", bytes: "D1 01 05 55 00 01", code: .payloadLengthExceedsInput, offset: 2,
+      lenientWarnings: nil),
+    Case(
+      name: "huge long payload length", bytes: "C1 01 FF FF FF FF 55", code: .payloadLengthExceedsInput,
+      offset: 2, lenientWarnings: nil),
+    Case(
+      name: "second record truncated", bytes: "91 01 00 54 51 01 03 54 00", code: .payloadLengthExceedsInput,
+      offset: 6, lenientWarnings: nil),
+    Case(
+      name: "MB missing", bytes: "51 01 00 54", code: .missingMessageBegin, offset: 0,
+      lenientWarnings: [.missingMessageBegin]),
+    Case(
+      name: "MB on second record", bytes: "91 01 00 54 D1 01 00 54", code: .unexpectedMessageBegin, offset: 4,
+      lenientWarnings: [.unexpectedMessageBegin], lenientRecords: 2),
+    Case(
+      name: "ME missing", bytes: "91 01 00 54", code: .missingMessageEnd, offset: 4,
+      lenientWarnings: [.missingMessageEnd]),
+    Case(
+      name: "ME missing after two", bytes: "91 01 00 54 11 01 00 54", code: .missingMessageEnd, offset: 8,
+      lenientWarnings: [.missingMessageEnd], lenientRecords: 2),
+    Case(
+      name: "bytes after ME", bytes: "D1 01 00 54 00 00", code: .dataAfterMessageEnd, offset: 4,
+      lenientWarnings: [.dataAfterMessageEnd]),
+    Case(
+      name: "record after ME", bytes: "D1 01 00 54 51 01 00 54", code: .dataAfterMessageEnd, offset: 4,
+      lenientWarnings: [.dataAfterMessageEnd]),
+    Case(
+      name: "Empty with type", bytes: "D0 01 00 54", code: .emptyRecordNotEmpty, offset: 0,
+      lenientWarnings: [.emptyRecordNotEmpty]),
+    Case(
+      name: "Empty with payload", bytes: "D0 00 01 00", code: .emptyRecordNotEmpty, offset: 0,
+      lenientWarnings: [.emptyRecordNotEmpty]),
+    Case(
+      name: "Empty with id", bytes: "D8 00 00 01 69", code: .emptyRecordNotEmpty, offset: 0,
+      lenientWarnings: [.emptyRecordNotEmpty]),
+    Case(
+      name: "Empty chunked", bytes: "B0 00 00 56 00 00", code: .chunkedEmptyRecord, offset: 0,
+      lenientWarnings: [.chunkedEmptyRecord]),
+    Case(
+      name: "Unknown with type", bytes: "D5 01 00 54", code: .unexpectedType, offset: 0,
+      lenientWarnings: [.unexpectedType]),
+    Case(
+      name: "Unchanged alone", bytes: "D6 00 00", code: .unchangedOutsideChunk, offset: 0,
+      lenientWarnings: [.unchangedOutsideChunk]),
+    Case(
+      name: "Reserved TNF", bytes: "D7 00 00", code: .reservedTypeNameFormat, offset: 0,
+      lenientWarnings: [.reservedTypeNameFormat]),
+    Case(
+      name: "well-known without type", bytes: "D1 00 00", code: .missingType, offset: 0,
+      lenientWarnings: [.missingType]),
+    Case(
+      name: "media without type", bytes: "D2 00 00", code: .missingType, offset: 0,
+      lenientWarnings: [.missingType]),
+    Case(
+      name: "absolute URI without type", bytes: "D3 00 00", code: .missingType, offset: 0,
+      lenientWarnings: [.missingType]),
+    Case(
+      name: "external without type", bytes: "D4 00 00", code: .missingType, offset: 0,
+      lenientWarnings: [.missingType]),
+    Case(
+      name: "chunk continuation not Unchanged", bytes: "B5 00 01 41 55 00 01 42",
+      code: .chunkContinuationNotUnchanged, offset: 4, lenientWarnings: [.chunkContinuationNotUnchanged]),
+    Case(
+      name: "chunk continuation with type", bytes: "B5 00 01 41 56 01 01 54 42",
+      code: .chunkContinuationHasType, offset: 4, lenientWarnings: [.chunkContinuationHasType]),
+    Case(
+      name: "chunk continuation with id", bytes: "B5 00 01 41 5E 00 01 01 69 42",
+      code: .chunkContinuationHasID, offset: 4, lenientWarnings: [.chunkContinuationHasID]),
+    Case(
+      name: "chunk with ME", bytes: "F5 00 01 41", code: .messageEndInChunk, offset: 0,
+      lenientWarnings: [.messageEndInChunk]),
+    Case(
+      name: "middle chunk with ME", bytes: "B5 00 01 41 76 00 01 42", code: .messageEndInChunk, offset: 4,
+      lenientWarnings: [.messageEndInChunk]),
+    Case(
+      name: "chunk sequence never terminated", bytes: "B5 00 01 41 36 00 01 42", code: .missingMessageEnd,
+      offset: 8, lenientWarnings: [.missingMessageEnd]),
+    Case(
+      name: "nested chunk start", bytes: "B5 00 01 41 35 00 01 42 56 00 00",
+      code: .chunkContinuationNotUnchanged, offset: 4, lenientWarnings: [.chunkContinuationNotUnchanged]),
   ]
 
   @Test(arguments: cases)

@@ -21,7 +21,9 @@ struct DecodeNDEFCommandTests {
   /// Every seed decodes to JSON whose payloads match the bytes of the file.
   @Test func jsonForEverySeed() throws {
     let folder = CLI.root.appendingPathComponent("Corpus/ndef/seeds")
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ndef") }
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".ndef")
+    }
     #expect(files.count >= 10)
     for file in files {
       let result = try CLI.run(["decode", "--as", "ndef", "--json", "Corpus/ndef/seeds/\(file)"])
@@ -46,10 +48,11 @@ struct DecodeNDEFCommandTests {
 
   @Test func jsonRecordFields() throws {
     let result = try CLI.run(["decode", "--json", "Corpus/ndef/seeds/chunked-with-id-then-text.ndef"])
-    #expect(result.stdout == """
-      {"ok":true,"format":"ndef","records":[{"offset":0,"tnf":5,"tnfName":"unknown","type":"","id":"6964","payload":"4142","chunks":2},{"offset":11,"tnf":1,"tnfName":"wellKnown","type":"54","typeText":"T","id":"","payload":"","chunks":1}],"warnings":[]}
+    #expect(
+      result.stdout == """
+        {"ok":true,"format":"ndef","records":[{"offset":0,"tnf":5,"tnfName":"unknown","type":"","id":"6964","payload":"4142","chunks":2},{"offset":11,"tnf":1,"tnfName":"wellKnown","type":"54","typeText":"T","id":"","payload":"","chunks":1}],"warnings":[]}
 
-      """)
+        """)
   }
 
   @Test func failureHasCodeOffsetAndCaret() throws {

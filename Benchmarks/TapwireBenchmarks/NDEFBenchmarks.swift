@@ -1,0 +1,114 @@
+import Foundation
+import NDEF
+
+/// NDEF workloads: view decode, owned decode and encode, over `Corpus/ndef` and seeded
+/// generated messages.
+enum NDEFBenchmarks {
+  static func corpus() -> [[UInt8]] {
+    let folder = "Corpus/ndef/seeds"
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+    return files.compactMap { FileManager.default.contents(atPath: "\(folder)/\($0)").map { [UInt8]($0) } }
+  }
+
+  /// A message of `count` short URI records.
+  static func uriMessage(records count: Int) -> [UInt8] {
+    let records = (0..<count).map { index in
+      NDEFRecord(
+        typeNameFormat: .wellKnown, type: [0x55], payload: [0x04] + Array("example.com/\(index)".utf8))
+    }
+    return try! NDEFMessage(records: records).encodedBytes()
+  }
+
+  /// One media record with a payload of `size` bytes.
+  static func mimeMessage(size: Int) -> [UInt8] {
+    let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let record = NDEFRecord(
+      typeNameFormat: .media, type: Array("application/octet-stream".utf8), payload: payload)
+    return try! NDEFMessage(records: [record]).encodedBytes()
+  }
+
+  /// Validates and walks every record of `bytes` with the view API; returns a checksum.
+  @inline(never)
+  static func walk(_ bytes: [UInt8]) -> Int {
+    guard let message = try? NDEFMessageView(validating: bytes.span) else { return -1 }
+    var sum = 0
+    var records = message.records
+    while let record = records.next() {
+      sum &+= record.payloadLength &+ record.type.byteCount &+ Int(record.header.rawValue)
+    }
+    return sum
+  }
+
+  static func recordCount(_ messages: [[UInt8]]) -> Int {
+    messages.reduce(0) { total, bytes in
+      total + ((try? NDEFMessageView(validating: bytes.span))?.recordCount ?? 0)
+    }
+  }
+
+  static func all() -> [Benchmark] {
+    let small = uriMessage(records: 1)
+    let hundred = uriMessage(records: 100)
+    let chunked = try! NDEFMessage(records: [
+      NDEFRecord(
+        typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x61, count: 2000))
+    ]).encodedBytes(options: NDEFEncodingOptions(maximumChunkPayloadSize: 100))
+    let mixed = corpus() + [hundred, chunked]
+    let mixedBytes = mixed.reduce(0) { $0 + $1.count }
+    let mixedRecords = recordCount(mixed)
+    var benchmarks: [Benchmark] = [
+      Benchmark(name: "ndef.view.uri-1", bytesPerOperation: small.count, itemsPerOperation: 1) { n in
+        var sum = 0
+        for _ in 0..<n { sum &+= walk(small) }
+        return sum
+      },
+      Benchmark(name: "ndef.view.uri-100", bytesPerOperation: hundred.count, itemsPerOperation: 100) { n in
+        var sum = 0
+        for _ in 0..<n { sum &+= walk(hundred) }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.view.mixed-corpus", bytesPerOperation: mixedBytes, itemsPerOperation: mixedRecords
+      ) { n in
+        var sum = 0
+        for _ in 0..<n { for message in mixed { sum &+= walk(message) } }
+        return sum
+      },
+    ]
+    for size in [1024, 65536] {
+      let message = mimeMessage(size: size)
+      benchmarks.append(
+        Benchmark(
+          name: "ndef.view.mime-\(size / 1024)k", bytesPerOperation: message.count, itemsPerOperation: 1
+        ) { n in
+          var sum = 0
+          for _ in 0..<n { sum &+= walk(message) }
+          return sum
+        })
+    }
+    let hundredModel = try! NDEFMessage(parsing: hundred)
+    benchmarks += [
+      Benchmark(name: "ndef.owned.decode-uri-100", bytesPerOperation: hundred.count, itemsPerOperation: 100) {
+        n in
+        var sum = 0
+        for _ in 0..<n { sum &+= (try? NDEFMessage(parsing: hundred))?.records.count ?? 0 }
+        return sum
+      },
+      Benchmark(name: "ndef.encode.uri-100", bytesPerOperation: hundred.count, itemsPerOperation: 100) { n in
+        var sum = 0
+        for _ in 0..<n { sum &+= (try? hundredModel.encodedBytes())?.count ?? 0 }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.encode.uri-100-into-buffer", bytesPerOperation: hundred.count, itemsPerOperation: 100
+      ) { n in
+        var buffer = [UInt8](repeating: 0, count: hundred.count)
+        var sum = 0
+        buffer.withUnsafeMutableBytes { raw in
+          for _ in 0..<n { sum &+= (try? hundredModel.encode(into: raw)) ?? 0 }
+        }
+        return sum
+      },
+    ]
+    return benchmarks
+  }
+}

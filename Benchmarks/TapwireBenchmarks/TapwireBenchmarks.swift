@@ -1,0 +1,31 @@
+import Foundation
+
+/// `swift run -c release TapwireBenchmarks [--filter NAME] [--json] [--samples N]`
+@main
+struct TapwireBenchmarks {
+  static func main() {
+    var filter: String?
+    var json = false
+    var samples = 11
+    var arguments = CommandLine.arguments.dropFirst()
+    while let argument = arguments.popFirst() {
+      switch argument {
+      case "--filter": filter = arguments.popFirst()
+      case "--json": json = true
+      case "--samples": samples = Int(arguments.popFirst() ?? "") ?? samples
+      default:
+        FileHandle.standardError.write(
+          Data("usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N]\n".utf8))
+        exit(2)
+      }
+    }
+    let benchmarks = NDEFBenchmarks.all().filter { filter == nil || $0.name.contains(filter!) }
+    var results: [Measurement] = []
+    for benchmark in benchmarks {
+      results.append(Harness.measure(benchmark, samples: samples))
+      if !json { FileHandle.standardError.write(Data("measured \(benchmark.name)\n".utf8)) }
+    }
+    print(json ? Harness.json(results) : Harness.table(results))
+    if Harness.sink == 42 { print("") }
+  }
+}

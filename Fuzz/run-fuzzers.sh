@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds every fuzz target with libFuzzer and AddressSanitizer and runs each for SECONDS on
+# its seed corpus and dictionary; prints execs/s, coverage and features per target.
+# Exits non-zero when any target crashes, leaks, times out or breaks its oracle; the
+# offending input is printed in hex and kept in Fuzz/out/<target>/.
+#
+#   Fuzz/run-fuzzers.sh [SECONDS] [TARGET...]      (default: 30 s, every target)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+shift || true
+all_targets=(FuzzNDEF)
+targets=("${@:-${all_targets[@]}}")
+# Each target's corpus folders under Corpus/ and its dictionary.
+declare -A corpus=( [FuzzNDEF]="ndef" )
+declare -A dictionary=( [FuzzNDEF]="ndef" )
+
+scratch=.build/fuzz
+products=()
+for t in "${targets[@]}"; do products+=(--product "$t"); done
+echo "fuzz: building ${targets[*]} with -sanitize=fuzzer,address"
+for t in "${targets[@]}"; do
+  swift build -c release --product "$t" --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld \
+    2>&1 | grep -E "error|warning: " && { echo "fuzz: build of $t failed"; exit 1; }
+done
+bin="$scratch/release"
+status=0
+printf '%-16s %10s %12s %8s %8s %s\n' target "exec/s" execs cov ft result
+for t in "${targets[@]}"; do
+  out="Fuzz/out/$t"
+  rm -rf "$out"
+  mkdir -p "$out/corpus" "$out/artifacts"
+  seeds=()
+  for c in ${corpus[$t]}; do
+    for d in Corpus/$c/seeds Corpus/$c/regressions; do [ -d "$d" ] && seeds+=("$d"); done
+  done
+  dict=()
+  [ -f "Fuzz/Dictionaries/${dictionary[$t]}.dict" ] && dict=(-dict="Fuzz/Dictionaries/${dictionary[$t]}.dict")
+  # ASan's quarantine is kept small so -rss_limit_mb measures the target, not the sanitizer.
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=8:detect_leaks=1 \
+    "$bin/$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=256 -malloc_limit_mb=64 \
+    -print_final_stats=1 -artifact_prefix="$out/artifacts/" "${dict[@]}" \
+    "$out/corpus" "${seeds[@]}" >"$out/log.txt" 2>&1
+  rc=$?
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$out/log.txt" | tail -1)
+  execs=$(grep -E 'stat::number_of_executed_units' "$out/log.txt" | awk '{print $2}')
+  rate=$(grep -E 'stat::average_exec_per_sec' "$out/log.txt" | awk '{print $2}')
+  cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$done_line")
+  ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$done_line")
+  if [ $rc -eq 0 ] && [ -n "$done_line" ]; then result=ok; else result="FAILED (exit $rc)"; status=1; fi
+  printf '%-16s %10s %12s %8s %8s %s\n' "$t" "${rate:-?}" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$result"
+  if [ "$result" != ok ]; then
+    grep -E "ERROR|SUMMARY|oracle|Fatal error|==[0-9]+==" "$out/log.txt" | head -20
+    for a in "$out"/artifacts/*; do
+      [ -f "$a" ] || continue
+      echo "input $a:"; xxd "$a" | head -20
+    done
+  fi
+done
+exit $status

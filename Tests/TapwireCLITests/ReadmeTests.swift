@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// The README's examples are real: its Swift example is the one compiled in a test, and
+/// its command lines run.
+@Suite("README")
+struct ReadmeTests {
+  static func text(_ path: String) throws -> String {
+    try String(contentsOf: CLI.root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  static func block(_ text: String) -> [String] {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    guard let start = lines.firstIndex(of: "// README example begins"),
+      let end = lines.firstIndex(of: "// README example ends")
+    else { return [] }
+    return Array(lines[start...end])
+  }
+
+  @Test func swiftExampleMatchesTheTest() throws {
+    let readme = Self.block(try Self.text("README.md"))
+    let test = Self.block(try Self.text("Tests/NDEFTests/ReadmeExampleTests.swift"))
+    #expect(readme.count > 5)
+    #expect(readme == test)
+  }
+
+  @Test func decodeCommandsRun() throws {
+    let readme = try Self.text("README.md")
+    let commands = readme.split(separator: "\n").compactMap { line -> [String]? in
+      let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+      guard let index = parts.firstIndex(where: { $0.hasSuffix("tapwire") }), parts.count > index + 1,
+        parts[index + 1] == "decode", !line.contains("|")
+      else { return nil }
+      let arguments = parts[(index + 1)...].prefix { !$0.hasPrefix("#") }
+      return Array(arguments)
+    }
+    #expect(commands.count >= 3)
+    for arguments in commands {
+      let result = try CLI.run(arguments)
+      #expect(result.status == 0, "tapwire \(arguments.joined(separator: " ")): \(result.stderr)")
+      #expect(!result.stdout.isEmpty)
+    }
+  }
+}

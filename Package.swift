@@ -11,6 +11,8 @@ let package = Package(
   name: "Tapwire",
   products: [
     .library(name: "NDEF", targets: ["NDEF"]),
+    .library(name: "ISO7816", targets: ["ISO7816"]),
+    .library(name: "BLEAdvertising", targets: ["BLEAdvertising"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
@@ -20,17 +22,42 @@ let package = Package(
     .target(name: "NFCWire", swiftSettings: swiftSettings),
     // NFC Forum NDEF 1.0 messages and records.
     .target(name: "NDEF", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    // ISO 7816-4 APDUs, BER-TLV, GlobalPlatform, applet-update scripts.
+    .target(name: "ISO7816", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
+    .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(name: "tapwire", dependencies: ["NDEF"], swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF"], path: "Fuzz/FuzzOracles",
+      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising"], path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzNDEF", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzNDEF",
       swiftSettings: swiftSettings),
 
+    .executableTarget(
+      name: "FuzzCommandAPDU", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCommandAPDU",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzResponseAPDU", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzResponseAPDU",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzBERTLV", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzBERTLV", swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "FuzzAPDUScript", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAPDUScript",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzAdvertisingData", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAdvertisingData",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzHCIEvent", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzHCIEvent",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzBTSnoop", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzBTSnoop",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     .executableTarget(
@@ -39,8 +66,11 @@ let package = Package(
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "NDEFTests", dependencies: ["NDEF", "NFCWire"],
+      name: "NDEFTests", dependencies: ["NDEF", "NFCWire"], exclude: ["Vectors"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "BLEAdvertisingTests", dependencies: ["BLEAdvertising", "NFCWire"], swiftSettings: swiftSettings),
+    .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
       swiftSettings: swiftSettings),

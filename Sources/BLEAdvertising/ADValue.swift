@@ -275,6 +275,6 @@ public enum ADValue: Sendable, Hashable {
   public var structure: ADStructure { ADStructure(type: type, data: data) }
 
   private static func width(of uuids: [BluetoothUUID]) -> Int {
-    uuids.map(\.shortestWidth).max() ?? 2
+    uuids.map { $0.shortestWidth }.max() ?? 2
   }
 }

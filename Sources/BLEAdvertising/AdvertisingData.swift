@@ -17,7 +17,7 @@ public struct AdvertisingData: Sendable, Hashable {
   public init(structures: [ADStructure] = []) { self.structures = structures }
 
   /// Creates advertising data holding `values` in order.
-  public init(values: [ADValue]) { self.structures = values.map(\.structure) }
+  public init(values: [ADValue]) { self.structures = values.map { $0.structure } }
 
   /// Copies a validated view.
   public init(_ view: borrowing AdvertisingDataView) {
@@ -30,7 +30,7 @@ public struct AdvertisingData: Sendable, Hashable {
 
   /// Decodes owned advertising data.
   ///
-  /// - Throws: as ``AdvertisingDataView/init(validating:baseOffset:options:)``.
+  /// - Throws: as ``AdvertisingDataView/init(validating:baseOffset:options:)-(RawSpan,_,_)``.
   public init(parsing bytes: RawSpan, options: BLEAdvertisingOptions = .strict)
     throws(BLEAdvertisingError)
   {
@@ -133,6 +133,28 @@ public struct AdvertisingData: Sendable, Hashable {
     return result
   }
 
+  /// The LE Bluetooth Device Address (CSS Part A §1.16) and whether it is random, from
+  /// the last well-formed structure: the `address` and `addressType` of an NFC LE OOB
+  /// record.
+  public var leDeviceAddress: (address: BluetoothAddress, isRandom: Bool)? {
+    var value: (address: BluetoothAddress, isRandom: Bool)? = nil
+    for s in structures where s.type == .leDeviceAddress {
+      if case .leDeviceAddress(let address, let random)? = try? s.value() {
+        value = (address, random)
+      }
+    }
+    return value
+  }
+
+  /// The LE Role (CSS Part A §1.17) of the last well-formed structure, if any.
+  public var leRole: LERole? {
+    var value: LERole? = nil
+    for s in structures where s.type == .leRole && s.data.count == 1 {
+      value = LERole(rawValue: s.data[0])
+    }
+    return value
+  }
+
   /// The service data for `uuid` (last value), if any.
   public func serviceData(for uuid: BluetoothUUID) -> [UInt8]? {
     serviceData.first(where: { $0.uuid == uuid })?.data
@@ -196,6 +218,32 @@ public struct AdvertisingData: Sendable, Hashable {
       (output: inout OutputSpan<UInt8>) throws(BLEAdvertisingError) in
       try encode(into: &output, budget: budget)
     }
+  }
+
+  /// The encoded structures cut into consecutive fragments of at most `fragmentSize`
+  /// octets, as chained extended advertising sends them (one per AUX_ADV_IND /
+  /// AUX_CHAIN_IND PDU, or per HCI LE Set Extended Advertising Data operation); a
+  /// structure may span two fragments (Core Vol 6 Part B §2.3.4.9). Empty data gives
+  /// one empty fragment.
+  ///
+  /// - Throws: the errors of ``encodedCount(budget:)``, and
+  ///   ``BLEAdvertisingError/Code/exceedsBudget`` (offset 0) when `fragmentSize` is not
+  ///   in 1...254.
+  public func encodedFragments(
+    budget: AdvertisingBudget = .chained, fragmentSize: Int = AdvertisingBudget.extended.maximumSize
+  ) throws(BLEAdvertisingError) -> [[UInt8]] {
+    guard fragmentSize >= 1, fragmentSize <= AdvertisingBudget.extended.maximumSize else {
+      throw BLEAdvertisingError(.exceedsBudget, offset: 0)
+    }
+    let bytes = try encodedBytes(budget: budget)
+    var fragments: [[UInt8]] = []
+    var start = 0
+    repeat {
+      let end = min(bytes.count, start + fragmentSize)
+      fragments.append(Array(bytes[start..<end]))
+      start = end
+    } while start < bytes.count
+    return fragments
   }
 
   /// Splits the structures, in order, into advertising data within `advertising` and

@@ -28,7 +28,7 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
       case reportDataExceedsEvent, trailingBytes, reassemblyOverflow, reservedDataStatus
       case truncatedFileHeader, invalidMagic, unsupportedVersion, unsupportedDatalink
       case truncatedRecordHeader, recordLengthExceedsInput, includedLengthExceedsOriginal
-      case tooManyPendingAdvertisers, orphanFragment
+      case tooManyPendingAdvertisers
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -93,9 +93,6 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
     /// More advertisers have fragments pending than
     /// ``BLEAdvertisingOptions/maximumPendingAdvertisers`` allows.
     public static let tooManyPendingAdvertisers = Code(.tooManyPendingAdvertisers)
-    /// Core Vol 4 Part E §7.7.65.13: a report's data status says "complete" or
-    /// "truncated" after fragments that were dropped (kept: only a warning code).
-    public static let orphanFragment = Code(.orphanFragment)
 
     /// The stable camelCase name of the code, as used in the JSON contract.
     public var name: String {
@@ -126,7 +123,6 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
       case .recordLengthExceedsInput: return "recordLengthExceedsInput"
       case .includedLengthExceedsOriginal: return "includedLengthExceedsOriginal"
       case .tooManyPendingAdvertisers: return "tooManyPendingAdvertisers"
-      case .orphanFragment: return "orphanFragment"
       }
     }
 
@@ -164,7 +160,6 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
       case .includedLengthExceedsOriginal:
         return "a record's included length is larger than its original length"
       case .tooManyPendingAdvertisers: return "too many advertisers have fragments pending"
-      case .orphanFragment: return "a fragment continues data that was dropped"
       }
     }
 

@@ -10,8 +10,8 @@ public struct BLEAdvertisingOptions: Sendable, Hashable {
   ///
   /// Lenient decoding accepts: an AD structure whose length runs past the end (the data
   /// ends before it), trailing bytes after the last HCI report, a truncated last btsnoop
-  /// record (the file ends before it), and an extended-advertising fragment that
-  /// continues dropped data.
+  /// record (the file ends before it), malformed HCI advertising events inside a capture
+  /// (skipped), and reassembly limits (see ``ExtendedAdvertisingReassembler``).
   public var isLenient: Bool
   /// The largest extended advertising data reassembled from fragments, in octets
   /// (Core Vol 6 Part B §2.3.4.9: 1650 octets of chained data).

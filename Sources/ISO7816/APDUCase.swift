@@ -1,4 +1,4 @@
-/// The seven command APDU cases of ISO/IEC 7816-4:2020 §5.1 (Table 1): which of the Lc/data
+/// The seven command APDU cases of ISO/IEC 7816-4:2013 §5.1 (Table 1): which of the Lc/data
 /// and Le fields are present, and whether the length fields are short or extended.
 public struct APDUCase: RawRepresentable, Sendable, Hashable {
   /// 1, 2S, 3S, 4S, 2E, 3E, 4E numbered 0...6 in that order.

@@ -41,7 +41,7 @@ public struct APDUError: Error, Sendable, Hashable {
       case invalidDataObject, invalidAIDLength, tooManyLoadBlocks, invalidBlockSize
       case tooManyGetResponses, tooManyRetries, responseTooLarge, commandTooLong
       case exchangeFinished, invalidHex, invalidStatusWordPattern, unexpectedStatusWord
-      case unexpectedResponseData, unexpectedTag, sessionFinished
+      case unexpectedResponseData, unexpectedTag, sessionFinished, trailingData
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -64,7 +64,7 @@ public struct APDUError: Error, Sendable, Hashable {
     public static let invalidExpectedLength = Code(.invalidExpectedLength)
     /// ISO/IEC 7816-4 §5.1: the command needs extended length fields but short ones were required.
     public static let extendedLengthRequired = Code(.extendedLengthRequired)
-    /// ISO/IEC 7816-4 §5.4.1: the class byte cannot express what was asked (a logical channel out of range, or CLA 0xFF).
+    /// ISO/IEC 7816-4 §5.1.1: the class byte cannot express what was asked (a logical channel out of range, or CLA 0xFF).
     public static let invalidClass = Code(.invalidClass)
     /// The caller's output buffer is smaller than the encoding.
     public static let bufferTooSmall = Code(.bufferTooSmall)
@@ -72,7 +72,7 @@ public struct APDUError: Error, Sendable, Hashable {
     public static let truncatedTag = Code(.truncatedTag)
     /// ISO/IEC 7816-4 §5.2.2.1 and §5.2.1: a tag whose first byte is 0x00 or 0xFF (padding, not a tag).
     public static let invalidTag = Code(.invalidTag)
-    /// ISO/IEC 7816-4 §5.2.2.1: a multi-byte tag number that fits in fewer bytes (a subsequent byte 0x80, or a two-byte tag below 0x1F1F).
+    /// ISO/IEC 7816-4 §5.2.2.1: a multi-byte tag whose first subsequent byte is 0x80 (a leading zero group, ISO/IEC 8825-1 §8.1.2.4.2).
     public static let nonMinimalTag = Code(.nonMinimalTag)
     /// A tag field longer than the configured maximum (ISO/IEC 7816-4 uses at most three bytes).
     public static let tagTooLong = Code(.tagTooLong)
@@ -96,9 +96,9 @@ public struct APDUError: Error, Sendable, Hashable {
     public static let missingDataObject = Code(.missingDataObject)
     /// A data object has a length or value the specification does not allow.
     public static let invalidDataObject = Code(.invalidDataObject)
-    /// ISO/IEC 7816-4 §12.2.3: an application identifier must be 5...16 bytes long.
+    /// ISO/IEC 7816-4 and 7816-5: an application identifier must be 5...16 bytes long.
     public static let invalidAIDLength = Code(.invalidAIDLength)
-    /// GlobalPlatform Card Specification 2.3 §11.6.2.3: a load file needs more than 256 LOAD blocks (P2 block numbers 0x00...0xFF).
+    /// GlobalPlatform Card Specification 2.3 §11.6.2.3: a load file needs more than 256 LOAD blocks (P2 block numbers 0x00...0xFF) and block numbers may not wrap.
     public static let tooManyLoadBlocks = Code(.tooManyLoadBlocks)
     /// A LOAD block size or chaining limit below 1 byte.
     public static let invalidBlockSize = Code(.invalidBlockSize)
@@ -124,6 +124,9 @@ public struct APDUError: Error, Sendable, Hashable {
     public static let unexpectedTag = Code(.unexpectedTag)
     /// A batch was given to a script session that has already finished or failed.
     public static let sessionFinished = Code(.sessionFinished)
+    /// Bytes follow an object that must be the whole input (one BER-TLV object, one script
+    /// template).
+    public static let trailingData = Code(.trailingData)
 
     /// The stable camelCase name of the code, as used in the JSON contract.
     public var name: String {
@@ -167,6 +170,7 @@ public struct APDUError: Error, Sendable, Hashable {
       case .unexpectedResponseData: return "unexpectedResponseData"
       case .unexpectedTag: return "unexpectedTag"
       case .sessionFinished: return "sessionFinished"
+      case .trailingData: return "trailingData"
       }
     }
 
@@ -212,6 +216,7 @@ public struct APDUError: Error, Sendable, Hashable {
       case .unexpectedResponseData: return "the response data is not the expected data"
       case .unexpectedTag: return "a data object has an unexpected tag"
       case .sessionFinished: return "the session has already finished"
+      case .trailingData: return "bytes follow the object that should end the input"
       }
     }
 

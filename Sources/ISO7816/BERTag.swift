@@ -1,11 +1,12 @@
-/// A BER-TLV tag field of one to four bytes (ISO/IEC 7816-4:2020 §5.2.2.1, ISO/IEC 8825-1
+/// A BER-TLV tag field of one to four bytes (ISO/IEC 7816-4:2013 §5.2.2.1, ISO/IEC 8825-1
 /// §8.1.2, EMV Book 3 Annex B1), held as its bytes big-endian: tag `9F 7F` is `0x9F7F`.
 public struct BERTag: RawRepresentable, Sendable, Hashable {
   /// The tag bytes, big-endian, without leading zero bytes.
   public let rawValue: UInt32
 
   /// Wraps tag bytes given as a big-endian integer (e.g. `0x9F7F`); `nil` when the bytes
-  /// are not a well-formed tag field (wrong continuation bits, a first byte of 0x00).
+  /// are not a well-formed tag field (wrong continuation bits, a first byte of 0x00, a
+  /// leading zero group 0x80).
   public init?(rawValue: UInt32) {
     guard rawValue != 0 else { return nil }
     var count = 4
@@ -18,7 +19,7 @@ public struct BERTag: RawRepresentable, Sendable, Hashable {
       for index in 1..<count {
         let byte = UInt8(truncatingIfNeeded: rawValue >> UInt32((count - 1 - index) * 8))
         let last = index == count - 1
-        guard (byte & 0x80 == 0) == last else { return nil }
+        guard (byte & 0x80 == 0) == last, index > 1 || byte != 0x80 else { return nil }
       }
     }
     self.rawValue = rawValue
@@ -104,25 +105,25 @@ public struct BERTag: RawRepresentable, Sendable, Hashable {
 
   // MARK: Interindustry and GlobalPlatform tags
 
-  /// 4F: application identifier (AID) (ISO/IEC 7816-4 Table 12).
+  /// 4F: application identifier (AID) (ISO/IEC 7816-4 interindustry data objects).
   public static let applicationIdentifier = BERTag(unchecked: 0x4F)
-  /// 50: application label (ISO/IEC 7816-4 Table 12).
+  /// 50: application label (ISO/IEC 7816-4 interindustry data objects).
   public static let applicationLabel = BERTag(unchecked: 0x50)
-  /// 61: application template (ISO/IEC 7816-4 Table 12).
+  /// 61: application template (ISO/IEC 7816-4 interindustry data objects).
   public static let applicationTemplate = BERTag(unchecked: 0x61)
-  /// 62: file control parameters (FCP) template (ISO/IEC 7816-4 §7.4.1).
+  /// 62: file control parameters (FCP) template (ISO/IEC 7816-4 §5.3.3).
   public static let fileControlParameters = BERTag(unchecked: 0x62)
-  /// 64: file management data (FMD) template (ISO/IEC 7816-4 §7.4.1).
+  /// 64: file management data (FMD) template (ISO/IEC 7816-4 §5.3.3).
   public static let fileManagementData = BERTag(unchecked: 0x64)
   /// 66: card data (GlobalPlatform card recognition data wrapper, GP 2.3 §H.2).
   public static let cardData = BERTag(unchecked: 0x66)
-  /// 6F: file control information (FCI) template (ISO/IEC 7816-4 §7.4.1).
+  /// 6F: file control information (FCI) template (ISO/IEC 7816-4 §5.3.3).
   public static let fileControlInformation = BERTag(unchecked: 0x6F)
   /// 73: discretionary data template; card recognition data (GP 2.3 §H.2).
   public static let discretionaryTemplate = BERTag(unchecked: 0x73)
-  /// 84: DF name, the AID in an FCI (ISO/IEC 7816-4 Table 12).
+  /// 84: DF name, the AID in an FCI (ISO/IEC 7816-4 interindustry data objects).
   public static let dfName = BERTag(unchecked: 0x84)
-  /// A5: proprietary information template in an FCI (ISO/IEC 7816-4 Table 12).
+  /// A5: proprietary information template in an FCI (ISO/IEC 7816-4 interindustry data objects).
   public static let proprietaryTemplate = BERTag(unchecked: 0xA5)
   /// 9F6E: application production life cycle data (GP 2.3 §11.9.3.1).
   public static let applicationProductionLifeCycle = BERTag(unchecked: 0x9F6E)

@@ -1,6 +1,6 @@
 import NFCWire
 
-/// An owned command APDU, for building and encoding (ISO/IEC 7816-4:2020 §5.1).
+/// An owned command APDU, for building and encoding (ISO/IEC 7816-4:2013 §5.1).
 ///
 /// The case is not stored: it follows from ``data``, ``ne`` and the
 /// ``LengthEncoding`` chosen when encoding (the shortest valid form by default).
@@ -49,7 +49,7 @@ public struct CommandAPDU: Sendable, Hashable {
 
   /// Parses one command APDU from `bytes`.
   ///
-  /// - Throws: the errors of ``CommandAPDUView/init(validating:baseOffset:)``.
+  /// - Throws: the errors of ``CommandAPDUView/init(validating:baseOffset:)-(RawSpan,_)``.
   public init(parsing bytes: [UInt8]) throws(APDUError) {
     let view = try CommandAPDUView(validating: bytes.span.bytes)
     self.init(view)

@@ -1,6 +1,6 @@
 import NFCWire
 
-/// A validated command APDU over the caller's bytes, without copying (ISO/IEC 7816-4:2020
+/// A validated command APDU over the caller's bytes, without copying (ISO/IEC 7816-4:2013
 /// §5.1).
 ///
 /// `init(validating:)` finds the case from the length fields exactly as §5.1 describes and

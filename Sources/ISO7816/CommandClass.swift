@@ -1,4 +1,4 @@
-/// The class byte CLA of a command APDU, decoded (ISO/IEC 7816-4:2020 §5.4.1, Tables 2-4).
+/// The class byte CLA of a command APDU, decoded (ISO/IEC 7816-4:2013 §5.1.1, Tables 2 and 3).
 ///
 /// Interindustry classes come in two codings: the *first* (`000x xxxx`: chaining bit b5,
 /// secure messaging in b4-b3, logical channel 0...3 in b2-b1) and the *further*
@@ -20,7 +20,7 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
   /// 0x84: the GlobalPlatform class with secure messaging (GP 2.3 §11.1.4).
   public static let globalPlatformSecure = CommandClass(rawValue: 0x84)
 
-  /// The kinds of class byte (§5.4.1).
+  /// The kinds of class byte (§5.1.1).
   public struct Kind: RawRepresentable, Sendable, Hashable {
     /// 0 first interindustry, 1 further interindustry, 2 reserved, 3 proprietary, 4 invalid.
     public let rawValue: UInt8
@@ -49,7 +49,7 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
     }
   }
 
-  /// The secure messaging indication of the class byte (§5.4.1, Tables 3 and 4).
+  /// The secure messaging indication of the class byte (§5.1.1, Tables 3 and 4).
   public struct SecureMessaging: RawRepresentable, Sendable, Hashable {
     /// 0 none, 1 proprietary, 2 header not authenticated, 3 header authenticated.
     public let rawValue: UInt8
@@ -59,10 +59,10 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
     public static let none = SecureMessaging(rawValue: 0)
     /// Proprietary secure messaging format (first interindustry b4-b3 = 01).
     public static let proprietary = SecureMessaging(rawValue: 1)
-    /// Secure messaging according to §10, command header not processed (b4-b3 = 10, or b6 of
+    /// Secure messaging according to §6, command header not processed (b4-b3 = 10, or b6 of
     /// a further interindustry class).
     public static let headerNotAuthenticated = SecureMessaging(rawValue: 2)
-    /// Secure messaging according to §10, command header authenticated (b4-b3 = 11).
+    /// Secure messaging according to §6, command header authenticated (b4-b3 = 11).
     public static let headerAuthenticated = SecureMessaging(rawValue: 3)
 
     /// `none`, `proprietary`, `headerNotAuthenticated` or `headerAuthenticated` (the JSON
@@ -105,7 +105,7 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
     }
   }
 
-  /// Bit b5: this command is not the last of a chain (§5.3.3). Read with the interindustry
+  /// Bit b5: this command is not the last of a chain (§5.1.1.1). Read with the interindustry
   /// layout, and for proprietary classes with the GlobalPlatform one.
   public var isChaining: Bool {
     guard let layout else { return false }
@@ -121,7 +121,7 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
     return SecureMessaging(rawValue: (layout >> 2) & 0x03)
   }
 
-  /// The logical channel number, 0...19 (§5.4.1); `nil` for reserved and invalid classes.
+  /// The logical channel number, 0...19 (§5.1.1); `nil` for reserved and invalid classes.
   /// Proprietary classes are read with the GlobalPlatform layout.
   public var logicalChannel: Int? {
     guard let layout else { return nil }
@@ -129,7 +129,7 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
     return Int(layout & 0x03)
   }
 
-  /// An interindustry class byte (§5.4.1): first values for channels 0...3, further values
+  /// An interindustry class byte (§5.1.1): first values for channels 0...3, further values
   /// for 4...19. Header-authenticated and proprietary secure messaging exist only in the
   /// first values.
   ///
@@ -163,7 +163,7 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
   }
 
   /// The plain interindustry class of this class's logical channel (no chaining, no secure
-  /// messaging), as GET RESPONSE and MANAGE CHANNEL use it (§5.4.1, §11.1): 0x01 for
+  /// messaging), as GET RESPONSE and MANAGE CHANNEL use it (§5.1.1, §7.1.2, §7.6.1): 0x01 for
   /// GlobalPlatform's 0x81, never a proprietary class. `nil` when the channel is unknown.
   public var interindustryForChannel: CommandClass? {
     guard let channel = logicalChannel else { return nil }

@@ -1,4 +1,4 @@
-/// The instruction byte INS of a command APDU (ISO/IEC 7816-4:2020 §5.4.2, Table 7, and
+/// The instruction byte INS of a command APDU (ISO/IEC 7816-4:2013 §5.1.2, Table 4, and
 /// GlobalPlatform Card Specification 2.3 §11, Table 11-2).
 ///
 /// The same INS value means different commands under interindustry and proprietary classes
@@ -10,107 +10,107 @@ public struct Instruction: RawRepresentable, Sendable, Hashable {
   /// Wraps an INS byte.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-  // MARK: Interindustry (ISO/IEC 7816-4 Table 7)
+  // MARK: Interindustry (ISO/IEC 7816-4 Table 4)
 
-  /// 0x04: DEACTIVATE FILE (ISO/IEC 7816-4 Table 7).
+  /// 0x04: DEACTIVATE FILE (ISO/IEC 7816-4 Table 4).
   public static let deactivateFile = Instruction(rawValue: 0x04)
-  /// 0x0C: ERASE RECORD(S) (ISO/IEC 7816-4 Table 7).
+  /// 0x0C: ERASE RECORD(S) (ISO/IEC 7816-4 Table 4).
   public static let eraseRecord = Instruction(rawValue: 0x0C)
-  /// 0x0E: ERASE BINARY (ISO/IEC 7816-4 Table 7).
+  /// 0x0E: ERASE BINARY (ISO/IEC 7816-4 Table 4).
   public static let eraseBinary = Instruction(rawValue: 0x0E)
-  /// 0x10: PERFORM SCQL OPERATION (ISO/IEC 7816-4 Table 7).
+  /// 0x10: PERFORM SCQL OPERATION (ISO/IEC 7816-4 Table 4).
   public static let performSCQLOperation = Instruction(rawValue: 0x10)
-  /// 0x12: PERFORM TRANSACTION OPERATION (ISO/IEC 7816-4 Table 7).
+  /// 0x12: PERFORM TRANSACTION OPERATION (ISO/IEC 7816-4 Table 4).
   public static let performTransactionOperation = Instruction(rawValue: 0x12)
-  /// 0x14: PERFORM USER OPERATION (ISO/IEC 7816-4 Table 7).
+  /// 0x14: PERFORM USER OPERATION (ISO/IEC 7816-4 Table 4).
   public static let performUserOperation = Instruction(rawValue: 0x14)
-  /// 0x20: VERIFY (ISO/IEC 7816-4 Table 7).
+  /// 0x20: VERIFY (ISO/IEC 7816-4 Table 4).
   public static let verify = Instruction(rawValue: 0x20)
-  /// 0x21: VERIFY (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0x21: VERIFY (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let verifyBERTLV = Instruction(rawValue: 0x21)
-  /// 0x22: MANAGE SECURITY ENVIRONMENT (ISO/IEC 7816-4 Table 7).
+  /// 0x22: MANAGE SECURITY ENVIRONMENT (ISO/IEC 7816-4 Table 4).
   public static let manageSecurityEnvironment = Instruction(rawValue: 0x22)
-  /// 0x24: CHANGE REFERENCE DATA (ISO/IEC 7816-4 Table 7).
+  /// 0x24: CHANGE REFERENCE DATA (ISO/IEC 7816-4 Table 4).
   public static let changeReferenceData = Instruction(rawValue: 0x24)
-  /// 0x26: DISABLE VERIFICATION REQUIREMENT (ISO/IEC 7816-4 Table 7).
+  /// 0x26: DISABLE VERIFICATION REQUIREMENT (ISO/IEC 7816-4 Table 4).
   public static let disableVerificationRequirement = Instruction(rawValue: 0x26)
-  /// 0x28: ENABLE VERIFICATION REQUIREMENT (ISO/IEC 7816-4 Table 7).
+  /// 0x28: ENABLE VERIFICATION REQUIREMENT (ISO/IEC 7816-4 Table 4).
   public static let enableVerificationRequirement = Instruction(rawValue: 0x28)
-  /// 0x2A: PERFORM SECURITY OPERATION (ISO/IEC 7816-4 Table 7).
+  /// 0x2A: PERFORM SECURITY OPERATION (ISO/IEC 7816-4 Table 4).
   public static let performSecurityOperation = Instruction(rawValue: 0x2A)
-  /// 0x2C: RESET RETRY COUNTER (ISO/IEC 7816-4 Table 7).
+  /// 0x2C: RESET RETRY COUNTER (ISO/IEC 7816-4 Table 4).
   public static let resetRetryCounter = Instruction(rawValue: 0x2C)
-  /// 0x44: ACTIVATE FILE (ISO/IEC 7816-4 Table 7).
+  /// 0x44: ACTIVATE FILE (ISO/IEC 7816-4 Table 4).
   public static let activateFile = Instruction(rawValue: 0x44)
-  /// 0x46: GENERATE ASYMMETRIC KEY PAIR (ISO/IEC 7816-4 Table 7).
+  /// 0x46: GENERATE ASYMMETRIC KEY PAIR (ISO/IEC 7816-4 Table 4).
   public static let generateAsymmetricKeyPair = Instruction(rawValue: 0x46)
-  /// 0x70: MANAGE CHANNEL (ISO/IEC 7816-4 Table 7).
+  /// 0x70: MANAGE CHANNEL (ISO/IEC 7816-4 Table 4).
   public static let manageChannel = Instruction(rawValue: 0x70)
-  /// 0x82: EXTERNAL AUTHENTICATE (ISO/IEC 7816-4 Table 7).
+  /// 0x82: EXTERNAL AUTHENTICATE (ISO/IEC 7816-4 Table 4).
   public static let externalAuthenticate = Instruction(rawValue: 0x82)
-  /// 0x84: GET CHALLENGE (ISO/IEC 7816-4 Table 7).
+  /// 0x84: GET CHALLENGE (ISO/IEC 7816-4 Table 4).
   public static let getChallenge = Instruction(rawValue: 0x84)
-  /// 0x86: GENERAL AUTHENTICATE (ISO/IEC 7816-4 Table 7).
+  /// 0x86: GENERAL AUTHENTICATE (ISO/IEC 7816-4 Table 4).
   public static let generalAuthenticate = Instruction(rawValue: 0x86)
-  /// 0x87: GENERAL AUTHENTICATE (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0x87: GENERAL AUTHENTICATE (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let generalAuthenticateBERTLV = Instruction(rawValue: 0x87)
-  /// 0x88: INTERNAL AUTHENTICATE (ISO/IEC 7816-4 Table 7).
+  /// 0x88: INTERNAL AUTHENTICATE (ISO/IEC 7816-4 Table 4).
   public static let internalAuthenticate = Instruction(rawValue: 0x88)
-  /// 0xA0: SEARCH BINARY (ISO/IEC 7816-4 Table 7).
+  /// 0xA0: SEARCH BINARY (ISO/IEC 7816-4 Table 4).
   public static let searchBinary = Instruction(rawValue: 0xA0)
-  /// 0xA1: SEARCH BINARY (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xA1: SEARCH BINARY (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let searchBinaryBERTLV = Instruction(rawValue: 0xA1)
-  /// 0xA2: SEARCH RECORD (ISO/IEC 7816-4 Table 7).
+  /// 0xA2: SEARCH RECORD (ISO/IEC 7816-4 Table 4).
   public static let searchRecord = Instruction(rawValue: 0xA2)
-  /// 0xA4: SELECT (ISO/IEC 7816-4 Table 7).
+  /// 0xA4: SELECT (ISO/IEC 7816-4 Table 4).
   public static let select = Instruction(rawValue: 0xA4)
-  /// 0xB0: READ BINARY (ISO/IEC 7816-4 Table 7).
+  /// 0xB0: READ BINARY (ISO/IEC 7816-4 Table 4).
   public static let readBinary = Instruction(rawValue: 0xB0)
-  /// 0xB1: READ BINARY (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xB1: READ BINARY (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let readBinaryBERTLV = Instruction(rawValue: 0xB1)
-  /// 0xB2: READ RECORD(S) (ISO/IEC 7816-4 Table 7).
+  /// 0xB2: READ RECORD(S) (ISO/IEC 7816-4 Table 4).
   public static let readRecord = Instruction(rawValue: 0xB2)
-  /// 0xB3: READ RECORD(S) (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xB3: READ RECORD(S) (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let readRecordBERTLV = Instruction(rawValue: 0xB3)
-  /// 0xC0: GET RESPONSE (ISO/IEC 7816-4 Table 7).
+  /// 0xC0: GET RESPONSE (ISO/IEC 7816-4 Table 4).
   public static let getResponse = Instruction(rawValue: 0xC0)
-  /// 0xC2: ENVELOPE (ISO/IEC 7816-4 Table 7).
+  /// 0xC2: ENVELOPE (ISO/IEC 7816-4 Table 4).
   public static let envelope = Instruction(rawValue: 0xC2)
-  /// 0xC3: ENVELOPE (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xC3: ENVELOPE (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let envelopeBERTLV = Instruction(rawValue: 0xC3)
-  /// 0xCA: GET DATA (ISO/IEC 7816-4 Table 7).
+  /// 0xCA: GET DATA (ISO/IEC 7816-4 Table 4).
   public static let getData = Instruction(rawValue: 0xCA)
-  /// 0xCB: GET DATA (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xCB: GET DATA (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let getDataBERTLV = Instruction(rawValue: 0xCB)
-  /// 0xD0: WRITE BINARY (ISO/IEC 7816-4 Table 7).
+  /// 0xD0: WRITE BINARY (ISO/IEC 7816-4 Table 4).
   public static let writeBinary = Instruction(rawValue: 0xD0)
-  /// 0xD1: WRITE BINARY (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xD1: WRITE BINARY (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let writeBinaryBERTLV = Instruction(rawValue: 0xD1)
-  /// 0xD2: WRITE RECORD (ISO/IEC 7816-4 Table 7).
+  /// 0xD2: WRITE RECORD (ISO/IEC 7816-4 Table 4).
   public static let writeRecord = Instruction(rawValue: 0xD2)
-  /// 0xD6: UPDATE BINARY (ISO/IEC 7816-4 Table 7).
+  /// 0xD6: UPDATE BINARY (ISO/IEC 7816-4 Table 4).
   public static let updateBinary = Instruction(rawValue: 0xD6)
-  /// 0xD7: UPDATE BINARY (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xD7: UPDATE BINARY (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let updateBinaryBERTLV = Instruction(rawValue: 0xD7)
-  /// 0xDA: PUT DATA (ISO/IEC 7816-4 Table 7).
+  /// 0xDA: PUT DATA (ISO/IEC 7816-4 Table 4).
   public static let putData = Instruction(rawValue: 0xDA)
-  /// 0xDB: PUT DATA (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xDB: PUT DATA (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let putDataBERTLV = Instruction(rawValue: 0xDB)
-  /// 0xDC: UPDATE RECORD (ISO/IEC 7816-4 Table 7).
+  /// 0xDC: UPDATE RECORD (ISO/IEC 7816-4 Table 4).
   public static let updateRecord = Instruction(rawValue: 0xDC)
-  /// 0xDD: UPDATE RECORD (ISO/IEC 7816-4 Table 7, odd INS: BER-TLV data).
+  /// 0xDD: UPDATE RECORD (ISO/IEC 7816-4 Table 4, odd INS: BER-TLV data).
   public static let updateRecordBERTLV = Instruction(rawValue: 0xDD)
-  /// 0xE0: CREATE FILE (ISO/IEC 7816-4 Table 7).
+  /// 0xE0: CREATE FILE (ISO/IEC 7816-4 Table 4).
   public static let createFile = Instruction(rawValue: 0xE0)
-  /// 0xE2: APPEND RECORD (ISO/IEC 7816-4 Table 7).
+  /// 0xE2: APPEND RECORD (ISO/IEC 7816-4 Table 4).
   public static let appendRecord = Instruction(rawValue: 0xE2)
-  /// 0xE4: DELETE FILE (ISO/IEC 7816-4 Table 7).
+  /// 0xE4: DELETE FILE (ISO/IEC 7816-4 Table 4).
   public static let deleteFile = Instruction(rawValue: 0xE4)
-  /// 0xE6: TERMINATE DF (ISO/IEC 7816-4 Table 7).
+  /// 0xE6: TERMINATE DF (ISO/IEC 7816-4 Table 4).
   public static let terminateDF = Instruction(rawValue: 0xE6)
-  /// 0xE8: TERMINATE EF (ISO/IEC 7816-4 Table 7).
+  /// 0xE8: TERMINATE EF (ISO/IEC 7816-4 Table 4).
   public static let terminateEF = Instruction(rawValue: 0xE8)
-  /// 0xFE: TERMINATE CARD USAGE (ISO/IEC 7816-4 Table 7).
+  /// 0xFE: TERMINATE CARD USAGE (ISO/IEC 7816-4 Table 4).
   public static let terminateCardUsage = Instruction(rawValue: 0xFE)
 
   // MARK: GlobalPlatform (under a proprietary class, GP 2.3 Table 11-2)

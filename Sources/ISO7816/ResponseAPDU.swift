@@ -1,6 +1,6 @@
 import NFCWire
 
-/// An owned response APDU: data and status word (ISO/IEC 7816-4:2020 §5.1, §5.6).
+/// An owned response APDU: data and status word (ISO/IEC 7816-4:2013 §5.1, §5.1.3).
 public struct ResponseAPDU: Sendable, Hashable {
   /// The response data field.
   public var data: [UInt8]

@@ -1,7 +1,7 @@
 import NFCWire
 
 /// A response APDU over the caller's bytes: the data field and the trailer SW1-SW2
-/// (ISO/IEC 7816-4:2020 §5.1, §5.6).
+/// (ISO/IEC 7816-4:2013 §5.1, §5.1.3).
 public struct ResponseAPDUView: ~Escapable {
   /// Every byte of the response.
   public let bytes: RawSpan

@@ -1,5 +1,5 @@
-/// The status word SW1-SW2 that ends every response APDU (ISO/IEC 7816-4:2020 §5.6, Tables
-/// 5 and 6).
+/// The status word SW1-SW2 that ends every response APDU (ISO/IEC 7816-4:2013 §5.1.3,
+/// Tables 5 and 6).
 ///
 /// A `RawRepresentable` struct: every 16-bit value is representable, named statics cover the
 /// interindustry table, and ``meaning`` describes any value in words.
@@ -18,7 +18,7 @@ public struct StatusWord: RawRepresentable, Sendable, Hashable {
   /// The second byte, SW2.
   public var sw2: UInt8 { UInt8(truncatingIfNeeded: rawValue) }
 
-  // MARK: Normal processing (§5.6, Table 6)
+  // MARK: Normal processing (§5.1.3, Table 6)
 
   /// 9000: normal processing, no further qualification.
   public static let success = StatusWord(rawValue: 0x90_00)
@@ -152,7 +152,7 @@ public struct StatusWord: RawRepresentable, Sendable, Hashable {
 }
 
 extension StatusWord {
-  /// The four categories of ISO/IEC 7816-4 §5.6, Table 5, and two for values outside them.
+  /// The four categories of ISO/IEC 7816-4 §5.1.3, Table 5, and two for values outside them.
   public struct Category: RawRepresentable, Sendable, Hashable {
     /// 0 normal, 1 warning, 2 execution error, 3 checking error, 4 proprietary, 5 invalid.
     public let rawValue: UInt8
@@ -186,7 +186,7 @@ extension StatusWord {
     }
   }
 
-  /// The category of the status word (§5.6, Table 5).
+  /// The category of the status word (§5.1.3, Table 5).
   public var category: Category {
     switch sw1 {
     case 0x90: return sw2 == 0 ? .normal : .proprietary
@@ -222,7 +222,7 @@ extension StatusWord {
     return Int(sw2 & 0x0F)
   }
 
-  /// The ISO/IEC 7816-4 meaning in words (§5.6, Table 6), e.g. "file or application not
+  /// The ISO/IEC 7816-4 meaning in words (§5.1.3, Table 6), e.g. "file or application not
   /// found" for 6A82 or "counter: 2" for 63C2.
   public var meaning: String {
     switch rawValue {

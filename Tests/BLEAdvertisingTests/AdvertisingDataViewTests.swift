@@ -93,7 +93,8 @@ struct AdvertisingDataViewTests {
 
   @Test func accessorsFindContractValues() throws {
     let bytes = hex(
-      "020106 0408 5457 05 09 54572d31 020a 04 0319 c103 0716 0f18 64 0302 0503 05ff ffff 0102 05ff ffff 0304")
+      "020106 0308 5457 05 09 54572d31 020a 04 0319 c103 0416 0f18 50 0416 0f18 64 0302 0503 05ff ffff 0102 05ff ffff 0304"
+    )
     let view = try AdvertisingDataView(validating: bytes.span.bytes)
     let flags = view.flags?.rawValue
     let tx = view.txPowerLevel
@@ -117,7 +118,7 @@ struct AdvertisingDataViewTests {
     #expect(appearance == 0x03C1)
     #expect(name == "TW-1")
     #expect(complete == true)
-    #expect(batteryHex == "6403")
+    #expect(batteryHex == "64")
     #expect(makerHex == "0304")
     #expect(makerOffset == bytes.count - 2)
     #expect(has0305)
@@ -137,7 +138,8 @@ struct AdvertisingDataViewTests {
         codes.append((error.code.name, error.offset))
       }
     }
-    #expect(codes.map(\.0) == ["invalidDataLength", "invalidDataLength", "invalidDataLength", "invalidDataLength"])
+    #expect(
+      codes.map(\.0) == ["invalidDataLength", "invalidDataLength", "invalidDataLength", "invalidDataLength"])
     #expect(codes.map(\.1) == [0, 4, 9, 12])
   }
 }

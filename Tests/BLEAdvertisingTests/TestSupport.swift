@@ -19,8 +19,7 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 }
 
-/// The seed for random tests: fixed unless TAPWIRE_SEED... kept simple: derived from time
-/// is not reproducible, so tests use a printed constant mixed with the test name.
+/// The seed for a random test: a hash of its name, printed, so every run is reproducible.
 func testSeed(_ name: String) -> UInt64 {
   var h: UInt64 = 0xCBF2_9CE4_8422_2325
   for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }

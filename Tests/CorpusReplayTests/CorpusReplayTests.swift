@@ -12,7 +12,9 @@ struct CorpusReplayTests {
 
   /// Each `Corpus/<format>` folder and the oracle that checks it.
   static let oracles: [String: @Sendable ([UInt8]) throws(OracleFailure) -> Void] = [
-    "ndef": NDEFOracle.check
+    "ndef": NDEFOracle.check, "capdu": CommandAPDUOracle.check, "rapdu": ResponseAPDUOracle.check,
+    "bertlv": BERTLVOracle.check, "apduscript": APDUScriptOracle.check, "adv": AdvertisingDataOracle.check,
+    "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -51,7 +51,8 @@ struct CommandClassTests {
       #expect(cla.isInterindustry)
       #expect(cla.withChaining(false).isChaining == false)
     }
-    #expect(try CommandClass.interindustry(channel: 5, secureMessaging: .headerNotAuthenticated).rawValue == 0x61)
+    #expect(
+      try CommandClass.interindustry(channel: 5, secureMessaging: .headerNotAuthenticated).rawValue == 0x61)
     #expect(throws: APDUError(.invalidClass, offset: 0)) {
       try CommandClass.interindustry(channel: 20)
     }

@@ -44,3 +44,15 @@ struct ResponseAPDUTests {
     }
   }
 }
+
+@Suite("ResponseAPDU views")
+struct ResponseAPDUViewTests {
+  @Test("the data field is a view into the input, with absolute offsets")
+  func zeroCopy() throws {
+    let bytes = hex("01 02 03 62 82")
+    let view = try ResponseAPDUView(validating: bytes.span, baseOffset: 40)
+    #expect(view.data.baseAddressForIdentity == bytes.span.bytes.baseAddressForIdentity)
+    #expect(view.statusWordOffset == 43)
+    #expect(view.statusWord.category == .warning)
+  }
+}

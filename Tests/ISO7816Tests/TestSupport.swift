@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import NFCWire
 import Testing
 
 @testable import ISO7816
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Bytes from hex text with spaces allowed; traps on bad test data only.
 func hex(_ text: String) -> [UInt8] {

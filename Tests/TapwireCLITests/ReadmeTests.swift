@@ -23,7 +23,9 @@ struct ReadmeTests {
     let readme = Self.block(try Self.text("README.md"))
     let test = Self.block(try Self.text("Tests/NDEFTests/ReadmeExampleTests.swift"))
     #expect(readme.count > 5)
-    #expect(readme == test)
+    // Compared without white space: swift-format may wrap the test's copy differently.
+    let squeeze = { (lines: [String]) in lines.joined().filter { !$0.isWhitespace } }
+    #expect(squeeze(readme) == squeeze(test))
   }
 
   @Test func decodeCommandsRun() throws {

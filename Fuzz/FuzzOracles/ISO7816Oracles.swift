@@ -1,0 +1,90 @@
+import ISO7816
+
+/// Command APDUs: a decoded APDU re-encodes (shortest form) to bytes that decode to the same
+/// model; when the input already used the shortest form it comes back byte for byte.
+public enum CommandAPDUOracle {
+  /// Checks one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    let view: CommandAPDUView
+    do { view = try CommandAPDUView(validating: bytes.span) } catch {
+      try require(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error)")
+      return
+    }
+    let model = CommandAPDU(view)
+    try require(model.data.count == view.data.byteCount && model.ne == view.ne, "view and model differ")
+    do {
+      let encoded = try model.encodedBytes()
+      try require(try CommandAPDU(parsing: encoded) == model, "decode(encode(m)) != m")
+      if try model.apduCase() == view.apduCase {
+        try require(encoded == bytes, "shortest-form input did not re-encode byte for byte")
+      }
+      let extended = try model.encodedBytes(lengthEncoding: .extended)
+      try require(try CommandAPDU(parsing: extended) == model, "extended re-encoding differs")
+    } catch let failure as OracleFailure {
+      throw failure
+    } catch {
+      throw OracleFailure("re-encoding failed: \(error)")
+    }
+  }
+}
+
+/// Response APDUs: data and status word re-encode to the input exactly.
+public enum ResponseAPDUOracle {
+  /// Checks one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    guard let model = try? ResponseAPDU(parsing: bytes) else {
+      try require(bytes.count < 2, "a response of two or more bytes failed to decode")
+      return
+    }
+    try require(model.encodedBytes() == bytes, "response did not re-encode byte for byte")
+    _ = model.statusWord.meaning
+    _ = model.statusWord.category.name
+  }
+}
+
+/// BER-TLV: strict decoding is canonical (minimal lengths), so a decoded sequence must
+/// re-encode byte for byte; strict success implies lenient success with the same objects.
+public enum BERTLVOracle {
+  /// Checks one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    let strict = try? BERTLV.parseSequence(bytes)
+    let lenient = try? BERTLV.parseSequence(bytes, options: .lenient)
+    guard let strict else { return }
+    try require(lenient == strict, "strict ok but lenient differs")
+    do {
+      try require(
+        try BERTLV.encodedBytes(of: strict) == bytes, "strict BER-TLV did not re-encode byte for byte")
+    } catch let failure as OracleFailure {
+      throw failure
+    } catch {
+      throw OracleFailure("encoding failed: \(error)")
+    }
+  }
+}
+
+/// Applet-update scripts: the text format and both remote-APDU structures, each parsed,
+/// re-encoded and parsed again to the same model.
+public enum APDUScriptOracle {
+  /// Checks one input against every script format.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    do {
+      if let text = String(validating: bytes, as: UTF8.self), let script = try? Script(parsingText: text) {
+        try require(try Script(parsingText: try script.text()) == script, "text script round trip differs")
+      }
+      if let command = try? RemoteCommandScript(parsing: bytes) {
+        try require(
+          try RemoteCommandScript(parsing: try command.encodedBytes()) == command,
+          "remote command round trip differs")
+      }
+      if let response = try? RemoteResponseScript(parsing: bytes) {
+        try require(
+          try RemoteResponseScript(parsing: response.encodedBytes()) == response,
+          "remote response round trip differs")
+      }
+    } catch let failure as OracleFailure {
+      throw failure
+    } catch {
+      throw OracleFailure("re-encoding failed: \(error)")
+    }
+  }
+}

@@ -1,0 +1,265 @@
+import NFCWire
+
+/// The Smart Poster action (RTD Smart Poster 1.0 §3.3.3, record type `act`).
+public struct SmartPosterAction: RawRepresentable, Sendable, Hashable {
+  /// The action byte.
+  public let rawValue: UInt8
+  /// Creates an action from its byte.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  /// 0x00: do the action (send the SMS, launch the browser, call).
+  public static let doAction = SmartPosterAction(rawValue: 0)
+  /// 0x01: save for later.
+  public static let saveForLater = SmartPosterAction(rawValue: 1)
+  /// 0x02: open for editing.
+  public static let openForEditing = SmartPosterAction(rawValue: 2)
+  /// `doAction`, `saveForLater`, `openForEditing`, or `reserved`.
+  public var name: String {
+    switch rawValue {
+    case 0: return "doAction"
+    case 1: return "saveForLater"
+    case 2: return "openForEditing"
+    default: return "reserved"
+    }
+  }
+}
+
+/// A Smart Poster payload (well-known type `Sp`, RTD Smart Poster 1.0 §3): a nested NDEF
+/// message with exactly one URI record, optional titles (Text records, at most one per
+/// language), an action, a size, a type and icons. The nested message is a view into the
+/// same bytes; its depth counts against ``NDEFDecodingOptions/maximumNestingDepth``.
+public struct SmartPosterView: ~Escapable {
+  /// The well-known type name `Sp`.
+  public static let type: [UInt8] = Array("Sp".utf8)
+  /// The local type of the action record.
+  public static let actionType: [UInt8] = Array("act".utf8)
+  /// The local type of the size record.
+  public static let sizeType: [UInt8] = Array("s".utf8)
+  /// The local type of the type record.
+  public static let typeType: [UInt8] = Array("t".utf8)
+
+  /// The nested message.
+  public let message: NDEFMessageView
+  /// The URI (the first one in lenient mode); `nil` only in lenient mode.
+  public let uri: URIRecordView?
+  /// The action, when an `act` record is present.
+  public let action: SmartPosterAction?
+  /// The size of the referenced object in bytes, when an `s` record is present.
+  public let size: UInt32?
+  /// The MIME type of the referenced object (`t` record), when present.
+  public let mimeType: RawSpan?
+  /// The number of title (Text) records.
+  public let titleCount: Int
+  /// Lenient-mode warnings (nested message warnings included).
+  public let warnings: [NDEFWarning]
+
+  /// Decodes a Smart Poster payload whose first byte stands at `baseOffset`, nested
+  /// `depth` levels below the top-level message.
+  ///
+  /// - Throws: the nested message's errors, `nestingTooDeep`, `smartPosterMissingURI`,
+  ///   `smartPosterMultipleURIs`, `smartPosterDuplicateTitle`, `smartPosterInvalidAction`,
+  ///   `smartPosterInvalidSize`, `invalidUTF8`, and the URI and Text records' errors.
+  @_lifetime(copy payload)
+  public init(
+    validating payload: RawSpan, baseOffset: Int = 0, options: NDEFDecodingOptions = .strict,
+    depth: Int = 0
+  ) throws(NDEFError) {
+    guard depth < options.maximumNestingDepth else {
+      throw NDEFError(.nestingTooDeep, offset: baseOffset)
+    }
+    let message = try NDEFMessageView(validating: payload, baseOffset: baseOffset, options: options)
+    var sink = WarningSink(lenient: options.isLenient)
+    sink.warnings = message.warnings
+    var uri: URIRecordView? = nil
+    var uriCount = 0
+    var action: SmartPosterAction? = nil
+    var size: UInt32? = nil
+    var mimeType: RawSpan? = nil
+    var titleCount = 0
+    var languages: Set<[UInt8]> = []
+    var firstLanguage: [UInt8]? = nil
+    var records = message.records
+    while let record = records.next() {
+      guard record.typeNameFormat == .wellKnown, !record.isChunked else { continue }
+      if record.hasType(.wellKnown, URIRecordView.type) {
+        uriCount += 1
+        if uriCount == 1 {
+          let view = try URIRecordView(validating: record, options: options)
+          sink.warnings += view.warnings
+          uri = view
+        } else {
+          try sink.report(.smartPosterMultipleURIs, at: record.offset)
+        }
+      } else if record.hasType(.wellKnown, TextRecordView.type) {
+        let title = try TextRecordView(validating: record, options: options)
+        sink.warnings += title.warnings
+        titleCount += 1
+        let language = title.languageCode.copiedBytes().map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        // Only posters with several titles pay for the set.
+        if let first = firstLanguage {
+          if languages.isEmpty { languages.insert(first) }
+          if !languages.insert(language).inserted {
+            try sink.report(.smartPosterDuplicateTitle, at: record.offset)
+          }
+        } else {
+          firstLanguage = language
+        }
+      } else if record.hasType(.wellKnown, Self.actionType) {
+        guard record.payload.byteCount == 1, let value = record.payload.byte(at: 0), value <= 2 else {
+          try sink.report(.smartPosterInvalidAction, at: record.payloadOffset)
+          continue
+        }
+        action = SmartPosterAction(rawValue: value)
+      } else if record.hasType(.wellKnown, Self.sizeType) {
+        var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
+        guard record.payload.byteCount == 4, let value = reader.readUInt32BE() else {
+          try sink.report(.smartPosterInvalidSize, at: record.payloadOffset)
+          continue
+        }
+        size = value
+      } else if record.hasType(.wellKnown, Self.typeType) {
+        if let bad = TextValidation.firstInvalidUTF8(record.payload) {
+          try sink.report(.invalidUTF8, at: record.payloadOffset &+ bad)
+        }
+        mimeType = record.payload
+      }
+    }
+    if uriCount == 0 { try sink.report(.smartPosterMissingURI, at: baseOffset) }
+    self.message = message
+    self.uri = uri
+    self.action = action
+    self.size = size
+    self.mimeType = mimeType
+    self.titleCount = titleCount
+    self.warnings = sink.warnings
+  }
+
+  /// Decodes the payload of a Smart Poster record view.
+  @_lifetime(copy record)
+  public init(
+    validating record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict, depth: Int = 0
+  ) throws(NDEFError) {
+    guard record.hasType(.wellKnown, Self.type), !record.isChunked else {
+      throw NDEFError(.recordTypeMismatch, offset: record.offset)
+    }
+    try self.init(
+      validating: record.payload, baseOffset: record.payloadOffset, options: options, depth: depth)
+  }
+
+  /// The title records as Text views, in order.
+  public var titles: SmartPosterTitleIterator {
+    @_lifetime(copy self)
+    get { SmartPosterTitleIterator(records: message.records, options: message.options) }
+  }
+}
+
+/// Iterates the titles (Text records) of a Smart Poster.
+public struct SmartPosterTitleIterator: ~Escapable {
+  var records: NDEFRecordIterator
+  let options: NDEFDecodingOptions
+
+  @_lifetime(copy records)
+  init(records: NDEFRecordIterator, options: NDEFDecodingOptions) {
+    self.records = records
+    self.options = options
+  }
+
+  /// The next title, or `nil`.
+  @_lifetime(copy self)
+  public mutating func next() -> TextRecordView? {
+    while let record = records.next() {
+      if record.hasType(.wellKnown, TextRecordView.type), !record.isChunked,
+        let title = try? TextRecordView(
+          validating: record.payload, baseOffset: record.payloadOffset, options: options)
+      {
+        return title
+      }
+    }
+    return nil
+  }
+}
+
+/// An owned Smart Poster for building (RTD Smart Poster 1.0).
+public struct SmartPoster: Sendable, Hashable {
+  /// The URI.
+  public var uri: String
+  /// Titles, at most one per language.
+  public var titles: [TextRecord]
+  /// The action, if any.
+  public var action: SmartPosterAction?
+  /// The size of the referenced object, if known.
+  public var size: UInt32?
+  /// The MIME type of the referenced object, if known.
+  public var mimeType: String?
+  /// Further records kept as they are (icons, vendor records).
+  public var otherRecords: [NDEFRecord]
+
+  /// Creates a Smart Poster.
+  public init(
+    uri: String, titles: [TextRecord] = [], action: SmartPosterAction? = nil, size: UInt32? = nil,
+    mimeType: String? = nil, otherRecords: [NDEFRecord] = []
+  ) {
+    self.uri = uri
+    self.titles = titles
+    self.action = action
+    self.size = size
+    self.mimeType = mimeType
+    self.otherRecords = otherRecords
+  }
+
+  /// Copies a view; records other than URI, titles, action, size and type are kept in
+  /// ``otherRecords``.
+  public init(_ view: borrowing SmartPosterView) throws(NDEFError) {
+    self.uri = view.uri?.uri ?? ""
+    var titles: [TextRecord] = []
+    var iterator = view.titles
+    while let title = iterator.next() { titles.append(TextRecord(title)) }
+    self.titles = titles
+    self.action = view.action
+    self.size = view.size
+    if let type = view.mimeType {
+      self.mimeType = TextValidation.string(utf8: type)
+    } else {
+      self.mimeType = nil
+    }
+    var others: [NDEFRecord] = []
+    var records = view.message.records
+    while let record = records.next() {
+      let known =
+        record.typeNameFormat == .wellKnown
+        && (record.hasType(.wellKnown, URIRecordView.type) || record.hasType(.wellKnown, TextRecordView.type)
+          || record.hasType(.wellKnown, SmartPosterView.actionType)
+          || record.hasType(.wellKnown, SmartPosterView.sizeType)
+          || record.hasType(.wellKnown, SmartPosterView.typeType))
+      if !known { others.append(try NDEFRecord(record)) }
+    }
+    self.otherRecords = others
+  }
+
+  /// The nested message: URI first, then titles, action, size, type and the other records.
+  public func message() throws(NDEFError) -> NDEFMessage {
+    var records = [URIRecord(uri).record()]
+    for title in titles { records.append(try title.record()) }
+    if let action {
+      records.append(
+        NDEFRecord(typeNameFormat: .wellKnown, type: SmartPosterView.actionType, payload: [action.rawValue]))
+    }
+    if let size {
+      let bytes: [UInt8] = [
+        UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF),
+      ]
+      records.append(NDEFRecord(typeNameFormat: .wellKnown, type: SmartPosterView.sizeType, payload: bytes))
+    }
+    if let mimeType {
+      records.append(
+        NDEFRecord(typeNameFormat: .wellKnown, type: SmartPosterView.typeType, payload: Array(mimeType.utf8)))
+    }
+    records += otherRecords
+    return NDEFMessage(records: records)
+  }
+
+  /// The NDEF record (TNF Well Known, type `Sp`).
+  public func record(id: [UInt8] = []) throws(NDEFError) -> NDEFRecord {
+    NDEFRecord(
+      typeNameFormat: .wellKnown, type: SmartPosterView.type, id: id, payload: try message().encodedBytes())
+  }
+}

@@ -1,0 +1,108 @@
+import NFCWire
+
+/// An NFC Forum URI record payload (well-known type `U`, RTD URI 1.0 §3), as a view.
+///
+/// Layout: an identifier code (an index into ``URIRecordView/prefixes``) and the rest of
+/// the URI in UTF-8.
+public struct URIRecordView: ~Escapable {
+  /// The well-known type name `U`.
+  public static let type: [UInt8] = [0x55]
+
+  /// The URI identifier codes 0x00...0x23 and the prefixes they abbreviate (RTD URI §3.2.2,
+  /// table 3). Codes 0x24...0xFF are reserved.
+  public static let prefixes: [String] = [
+    "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:",
+    "ftp://anonymous:anonymous@", "ftp://ftp.", "ftps://", "sftp://", "smb://", "nfs://",
+    "ftp://", "dav://", "news:", "telnet://", "imap:", "rtsp://", "urn:", "pop:", "sip:",
+    "sips:", "tftp:", "btspp://", "btl2cap://", "btgoep://", "tcpobex://", "irdaobex://",
+    "file://", "urn:epc:id:", "urn:epc:tag:", "urn:epc:pat:", "urn:epc:raw:", "urn:epc:",
+    "urn:nfc:",
+  ]
+
+  /// The identifier code as read.
+  public let prefixCode: UInt8
+  /// The URI field after the identifier code.
+  public let remainder: RawSpan
+  /// Absolute offset of the URI field.
+  public let remainderOffset: Int
+  /// Lenient-mode warnings.
+  public let warnings: [NDEFWarning]
+
+  /// Decodes a URI payload.
+  ///
+  /// - Throws: ``NDEFError`` `emptyPayload`; `uriReservedPrefix` and `invalidUTF8`
+  ///   (warnings in lenient mode, where a reserved code means no prefix).
+  @_lifetime(copy payload)
+  public init(
+    validating payload: RawSpan, baseOffset: Int = 0, options: NDEFDecodingOptions = .strict
+  ) throws(NDEFError) {
+    var sink = WarningSink(lenient: options.isLenient)
+    var reader = ByteReader(payload, baseOffset: baseOffset)
+    guard let code = reader.readUInt8() else { throw NDEFError(.emptyPayload, offset: baseOffset) }
+    if Int(code) >= Self.prefixes.count { try sink.report(.uriReservedPrefix, at: baseOffset) }
+    let offset = reader.offset
+    let rest = reader.readRemaining()
+    if let bad = TextValidation.firstInvalidUTF8(rest) { try sink.report(.invalidUTF8, at: offset &+ bad) }
+    self.prefixCode = code
+    self.remainder = rest
+    self.remainderOffset = offset
+    self.warnings = sink.warnings
+  }
+
+  /// Decodes the payload of a URI record view (TNF Well Known, type `U`, not chunked).
+  @_lifetime(copy record)
+  public init(validating record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict)
+    throws(NDEFError)
+  {
+    guard record.hasType(.wellKnown, Self.type), !record.isChunked else {
+      throw NDEFError(.recordTypeMismatch, offset: record.offset)
+    }
+    try self.init(validating: record.payload, baseOffset: record.payloadOffset, options: options)
+  }
+
+  /// The prefix the identifier code stands for; empty for 0x00 and reserved codes.
+  public var prefix: String {
+    Int(prefixCode) < Self.prefixes.count ? Self.prefixes[Int(prefixCode)] : ""
+  }
+
+  /// The full URI, prefix expanded.
+  public var uri: String { prefix + TextValidation.string(utf8: remainder) }
+}
+
+/// An owned URI record (RTD URI 1.0) for building.
+public struct URIRecord: Sendable, Hashable {
+  /// The full URI.
+  public var uri: String
+
+  /// Creates a URI record.
+  public init(_ uri: String) { self.uri = uri }
+
+  /// Copies a view (the prefix expanded).
+  public init(_ view: borrowing URIRecordView) { self.uri = view.uri }
+
+  /// The identifier code of the longest prefix of ``uri`` (0x00 when none matches).
+  public var prefixCode: UInt8 {
+    var best = 0
+    var bestLength = 0
+    for (code, prefix) in URIRecordView.prefixes.enumerated() where code > 0 {
+      let length = prefix.utf8.count
+      if length > bestLength && uri.utf8.starts(with: prefix.utf8) {
+        best = code
+        bestLength = length
+      }
+    }
+    return UInt8(best)
+  }
+
+  /// The payload: the longest matching identifier code, then the rest in UTF-8.
+  public var payload: [UInt8] {
+    let code = prefixCode
+    let skip = URIRecordView.prefixes[Int(code)].utf8.count
+    return [code] + Array(uri.utf8.dropFirst(skip))
+  }
+
+  /// The NDEF record (TNF Well Known, type `U`).
+  public func record(id: [UInt8] = []) -> NDEFRecord {
+    NDEFRecord(typeNameFormat: .wellKnown, type: URIRecordView.type, id: id, payload: payload)
+  }
+}

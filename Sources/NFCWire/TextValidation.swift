@@ -1,0 +1,83 @@
+/// Unicode validation over borrowed bytes, reporting where the first bad byte stands.
+package enum TextValidation {
+  /// The index of the first byte that is not part of well-formed UTF-8 (Unicode 15, §3.9,
+  /// table 3-7: no overlongs, no surrogates, nothing above U+10FFFF), or `nil` when all is.
+  package static func firstInvalidUTF8(_ bytes: RawSpan) -> Int? {
+    var index = 0
+    let count = bytes.byteCount
+    while index < count {
+      let lead = bytes.byte(at: index) ?? 0
+      if lead < 0x80 {
+        index &+= 1
+        continue
+      }
+      // The length of the sequence and the range its second byte must fall in.
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: length = 3; low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: length = 3; high = 0x9F
+      case 0xF0: length = 4; low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4: length = 4; high = 0x8F
+      default: return index
+      }
+      guard index &+ length <= count else { return index }
+      guard let second = bytes.byte(at: index &+ 1), second >= low, second <= high else {
+        return index
+      }
+      var next = 2
+      while next < length {
+        guard let byte = bytes.byte(at: index &+ next), byte & 0xC0 == 0x80 else { return index }
+        next &+= 1
+      }
+      index &+= length
+    }
+    return nil
+  }
+
+  /// The byte index of the first code unit that breaks UTF-16 (an odd byte count, or an
+  /// unpaired surrogate), or `nil`.
+  package static func firstInvalidUTF16(_ bytes: RawSpan, bigEndian: Bool) -> Int? {
+    let count = bytes.byteCount
+    var index = 0
+    func unit(at i: Int) -> UInt16? {
+      guard let a = bytes.byte(at: i), let b = bytes.byte(at: i &+ 1) else { return nil }
+      return bigEndian ? UInt16(a) << 8 | UInt16(b) : UInt16(b) << 8 | UInt16(a)
+    }
+    while index < count {
+      guard let u = unit(at: index) else { return index }
+      switch u {
+      case 0xD800...0xDBFF:
+        guard let v = unit(at: index &+ 2), (0xDC00...0xDFFF).contains(v) else { return index }
+        index &+= 4
+      case 0xDC00...0xDFFF: return index
+      default: index &+= 2
+      }
+    }
+    return nil
+  }
+
+  /// The bytes as a `String`, decoding UTF-8 (ill-formed sequences become U+FFFD).
+  package static func string(utf8 bytes: RawSpan) -> String {
+    String(decoding: bytes.copiedBytes(), as: UTF8.self)
+  }
+
+  /// The bytes as a `String`, decoding UTF-16 in the given byte order (ill-formed units
+  /// become U+FFFD; a trailing odd byte is dropped).
+  package static func string(utf16 bytes: RawSpan, bigEndian: Bool) -> String {
+    var units: [UInt16] = []
+    units.reserveCapacity(bytes.byteCount / 2)
+    var index = 0
+    while index &+ 1 < bytes.byteCount {
+      let a = UInt16(bytes.byte(at: index) ?? 0)
+      let b = UInt16(bytes.byte(at: index &+ 1) ?? 0)
+      units.append(bigEndian ? a << 8 | b : b << 8 | a)
+      index &+= 2
+    }
+    return String(decoding: units, as: UTF16.self)
+  }
+}

@@ -21,13 +21,14 @@ let package = Package(
     // Byte core: bounds-checked reader over RawSpan, writer into OutputSpan.
     .target(name: "NFCWire", swiftSettings: swiftSettings),
     // NFC Forum NDEF 1.0 messages and records.
-    .target(name: "NDEF", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    .target(name: "NDEF", dependencies: ["NFCWire", "BLEAdvertising"], swiftSettings: swiftSettings),
     // ISO 7816-4 APDUs, BER-TLV, GlobalPlatform, applet-update scripts.
     .target(name: "ISO7816", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // The command-line tool.
-    .executableTarget(name: "tapwire", dependencies: ["NDEF"], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising"], swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
@@ -66,7 +67,7 @@ let package = Package(
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "NDEFTests", dependencies: ["NDEF", "NFCWire"], exclude: ["Vectors"],
+      name: "NDEFTests", dependencies: ["NDEF", "NFCWire", "BLEAdvertising"], exclude: ["Vectors"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "BLEAdvertisingTests", dependencies: ["BLEAdvertising", "NFCWire"], swiftSettings: swiftSettings),

@@ -85,6 +85,7 @@ public struct NDEFError: Error, Sendable, Hashable {
       case invalidWellKnownType
       case bluetoothOOBTruncated
       case bluetoothOOBLengthMismatch
+      case bluetoothOOBMissingAddress
       case invalidAdvertisingData
     }
     fileprivate let value: Value
@@ -214,6 +215,8 @@ public struct NDEFError: Error, Sendable, Hashable {
     public static let bluetoothOOBTruncated = Code(.bluetoothOOBTruncated)
     /// Bluetooth Secure Simple Pairing Using NFC §3.1: OOB Data Length does not match the payload.
     public static let bluetoothOOBLengthMismatch = Code(.bluetoothOOBLengthMismatch)
+    /// Bluetooth Secure Simple Pairing Using NFC §3.2: an LE OOB record has no LE Bluetooth Device Address (AD type 0x1B, 7 bytes).
+    public static let bluetoothOOBMissingAddress = Code(.bluetoothOOBMissingAddress)
     /// The EIR/AD structures inside a Bluetooth OOB record are malformed (offset of the bad structure).
     public static let invalidAdvertisingData = Code(.invalidAdvertisingData)
 
@@ -285,6 +288,7 @@ public struct NDEFError: Error, Sendable, Hashable {
       case .invalidWellKnownType: return "invalidWellKnownType"
       case .bluetoothOOBTruncated: return "bluetoothOOBTruncated"
       case .bluetoothOOBLengthMismatch: return "bluetoothOOBLengthMismatch"
+      case .bluetoothOOBMissingAddress: return "bluetoothOOBMissingAddress"
       case .invalidAdvertisingData: return "invalidAdvertisingData"
       }
     }
@@ -356,6 +360,7 @@ public struct NDEFError: Error, Sendable, Hashable {
       case .invalidWellKnownType: return "the well-known type name has characters outside the RTD set"
       case .bluetoothOOBTruncated: return "the Bluetooth OOB record is truncated"
       case .bluetoothOOBLengthMismatch: return "the Bluetooth OOB data length does not match the payload"
+      case .bluetoothOOBMissingAddress: return "the LE OOB record has no LE Bluetooth Device Address"
       case .invalidAdvertisingData: return "the Bluetooth EIR/AD data inside the record is malformed"
       }
     }

@@ -16,7 +16,44 @@ struct Format: Sendable {
   /// How likely `bytes` is this format (0 = not at all), for `--as` detection.
   let likelihood: @Sendable (_ bytes: [UInt8]) -> Int
 
-  static let all: [Format] = [ndef]
+  static let all: [Format] = [ndef, btsnoop, hci, bertlv, adv, capdu, rapdu]
+
+  /// A format whose JSON comes from `decode`, and whose human tree renders that JSON.
+  static func simple(
+    _ name: String, _ summary: String, likelihood: Int,
+    _ decode: @escaping @Sendable ([UInt8], Bool) -> Result<JSON, DecodeFailure>
+  ) -> Format {
+    Format(
+      name: name, summary: summary,
+      json: { bytes, lenient in
+        switch decode(bytes, lenient) {
+        case .success(let json): return (json, true)
+        case .failure(let failure):
+          return (
+            NDEFOutput.errorJSON(
+              format: name, code: failure.code, offset: failure.offset, message: failure.message),
+            false
+          )
+        }
+      },
+      human: { bytes, lenient in
+        decode(bytes, lenient).map { json in
+          ["\(summary) (\(name)), \(bytes.count) bytes"]
+            + JSONTree.lines(json, indent: "  ", skip: ["ok", "format"])
+        }
+      },
+      likelihood: { bytes in
+        if case .success = decode(bytes, false) { return likelihood }
+        return 0
+      })
+  }
+
+  static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu)
+  static let rapdu = simple("rapdu", "ISO 7816-4 response APDU", likelihood: 20, ISO7816Output.rapdu)
+  static let bertlv = simple("bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv)
+  static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv)
+  static let hci = simple("hci", "HCI LE advertising report event", likelihood: 90, BLEOutput.hci)
+  static let btsnoop = simple("btsnoop", "btsnoop capture", likelihood: 100, BLEOutput.btsnoop)
 
   static func named(_ name: String) -> Format? { all.first { $0.name == name } }
 
@@ -32,7 +69,7 @@ struct Format: Sendable {
     human: { bytes, lenient in
       do throws(NDEFError) {
         let message = try NDEFMessageView(validating: bytes.span, options: lenient ? .lenient : .strict)
-        return .success(NDEFOutput.human(message))
+        return .success(try NDEFOutput.human(message))
       } catch {
         return .failure(
           DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message))

@@ -17,8 +17,19 @@ enum NDEFOutput {
     ])
   }
 
-  /// One RECORD object.
-  static func recordJSON(_ record: borrowing NDEFRecordView, options: NDEFDecodingOptions) -> JSON {
+  /// One RECORD object, with `decoded` when Tapwire knows the record type. Record-type
+  /// warnings (lenient mode) go to `collected`.
+  static func recordJSON(_ record: borrowing NDEFRecordView, options: NDEFDecodingOptions, depth: Int = 0)
+    throws(NDEFError) -> JSON
+  {
+    var collected: [NDEFWarning] = []
+    return try recordJSON(record, options: options, depth: depth, warnings: &collected)
+  }
+
+  static func recordJSON(
+    _ record: borrowing NDEFRecordView, options: NDEFDecodingOptions, depth: Int,
+    warnings: inout [NDEFWarning]
+  ) throws(NDEFError) -> JSON {
     var pairs: [(String, JSON)] = [
       ("offset", .int(record.offset)),
       ("tnf", .int(Int(record.typeNameFormat.rawValue))),
@@ -28,25 +39,40 @@ enum NDEFOutput {
     if record.type.byteCount > 0 && record.type.isPrintableASCII {
       pairs.append(("typeText", .string(String(decoding: record.type.copiedBytes(), as: UTF8.self))))
     }
-    let payload = (try? record.assembledPayload(maximumSize: options.maximumAssembledPayloadSize)) ?? []
+    let payload = try record.assembledPayload(maximumSize: options.maximumAssembledPayloadSize)
     pairs += [
       ("id", .string(Hex.string(record.id))),
       ("payload", .string(Hex.string(payload))),
       ("chunks", .int(record.chunkCount)),
     ]
+    let decoded: JSON?
+    if record.isChunked {
+      let type = record.type
+      let view = try DecodedRecord(
+        typeNameFormat: record.typeNameFormat, type: type, payload: payload.span.bytes,
+        payloadOffset: record.payloadOffset, typeOffset: record.typeOffset, options: options, depth: depth)
+      warnings += NDEFDecodedOutput.warnings(view)
+      decoded = try NDEFDecodedOutput.json(view, options: options, depth: depth)
+    } else {
+      let view = try DecodedRecord(decoding: record, options: options, depth: depth)
+      warnings += NDEFDecodedOutput.warnings(view)
+      decoded = try NDEFDecodedOutput.json(view, options: options, depth: depth)
+    }
+    if let decoded { pairs.append(("decoded", decoded)) }
     return .object(pairs)
   }
 
   /// The JSON object for a decoded message.
-  static func messageJSON(_ message: borrowing NDEFMessageView) -> JSON {
+  static func messageJSON(_ message: borrowing NDEFMessageView) throws(NDEFError) -> JSON {
     var records: [JSON] = []
+    var warnings = message.warnings
     var iterator = message.records
     while let record = iterator.next() {
-      records.append(recordJSON(record, options: message.options))
+      records.append(try recordJSON(record, options: message.options, depth: 0, warnings: &warnings))
     }
     return .object([
       ("ok", .bool(true)), ("format", .string("ndef")), ("records", .array(records)),
-      ("warnings", .array(message.warnings.map(warningJSON))),
+      ("warnings", .array(warnings.map(warningJSON))),
     ])
   }
 
@@ -54,7 +80,7 @@ enum NDEFOutput {
   static func json(_ bytes: [UInt8], options: NDEFDecodingOptions) -> (JSON, Bool) {
     do {
       let message = try NDEFMessageView(validating: bytes.span, options: options)
-      return (messageJSON(message), true)
+      return (try messageJSON(message), true)
     } catch {
       return (
         errorJSON(format: "ndef", code: error.code.name, offset: error.offset, message: error.code.message),
@@ -64,8 +90,9 @@ enum NDEFOutput {
   }
 
   /// The human-readable tree for a decoded message.
-  static func human(_ message: borrowing NDEFMessageView) -> [String] {
+  static func human(_ message: borrowing NDEFMessageView) throws(NDEFError) -> [String] {
     var lines: [String] = []
+    var warnings = message.warnings
     let plural = message.recordCount == 1 ? "record" : "records"
     lines.append("NDEF message: \(message.recordCount) \(plural), \(message.bytes.byteCount) bytes")
     var iterator = message.records
@@ -99,9 +126,14 @@ enum NDEFOutput {
       let payload =
         (try? record.assembledPayload(maximumSize: message.options.maximumAssembledPayloadSize)) ?? []
       lines += HexDump.lines(payload, baseOffset: 0, indent: "    ")
+      let json = try recordJSON(record, options: message.options, depth: 0, warnings: &warnings)
+      if case .object(let pairs) = json, let decoded = pairs.first(where: { $0.0 == "decoded" })?.1 {
+        lines.append("  decoded")
+        lines += JSONTree.lines(decoded, indent: "    ")
+      }
       index += 1
     }
-    for warning in message.warnings {
+    for warning in warnings {
       lines.append("warning: \(warning)")
     }
     return lines

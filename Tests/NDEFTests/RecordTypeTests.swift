@@ -1,3 +1,4 @@
+import BLEAdvertising
 import NDEF
 import NFCWire
 import Testing
@@ -485,5 +486,73 @@ struct OtherRecordTypeTests {
       return false
     }
     #expect(isChunked)
+  }
+}
+
+@Suite("Bluetooth OOB records")
+struct BluetoothOOBTests {
+  /// OOB length 0x0016, BD_ADDR 00:0D:3C:12:34:56 (little-endian), EIR: complete local
+  /// name "Tapwire", class of device 0x200400.
+  static let ep = hex("16 00 56 34 12 3C 0D 00  08 09 54 61 70 77 69 72 65  04 0D 00 04 20")
+
+  @Test func epOOBUsesTheADParser() throws {
+    let view = try BluetoothEPOOBView(validating: Self.ep.span.bytes, baseOffset: 40)
+    let address = view.address.description
+    let length = view.oobDataLength
+    #expect(address == "00:0D:3C:12:34:56")
+    #expect(length == 22)
+    let name = AdvertisingDataFromView.make(view).localName
+    #expect(name == "Tapwire")
+    let count = view.advertising.structureCount
+    #expect(count == 2)
+    let model = BluetoothOOB(address: view.address, advertising: AdvertisingDataFromView.make(view))
+    #expect(try model.payload() == Self.ep)
+  }
+
+  @Test func epOOBMalformed() {
+    #expect(
+      payloadError { () throws(NDEFError) in
+        _ = try BluetoothEPOOBView(validating: hex("08 00 01").span.bytes)
+      }
+        == NDEFError(.bluetoothOOBTruncated, offset: 0))
+    let wrongLength = hex("20 00 56 34 12 3C 0D 00 02 01 06")
+    #expect(
+      payloadError { () throws(NDEFError) in _ = try BluetoothEPOOBView(validating: wrongLength.span.bytes) }
+        == NDEFError(.bluetoothOOBLengthMismatch, offset: 0))
+    let badEIR = hex("0B 00 56 34 12 3C 0D 00 05 01 06")
+    #expect(
+      payloadError { () throws(NDEFError) in _ = try BluetoothEPOOBView(validating: badEIR.span.bytes) }
+        == NDEFError(.invalidAdvertisingData, offset: 8))
+  }
+
+  @Test func leOOBAddressRoleAndDispatch() throws {
+    // LE Bluetooth Device Address (random), LE Role 0x02 (peripheral preferred), name "R".
+    let payload = hex("08 1B 56 34 12 3C 0D C0 01  02 1C 02  02 09 52")
+    let view = try BluetoothLEOOBView(validating: payload.span.bytes)
+    let address = view.address.description
+    let random = view.isRandomAddress
+    let role = view.role
+    #expect(address == "C0:0D:3C:12:34:56")
+    #expect(random)
+    #expect(role == .peripheralPreferred)
+    #expect(
+      payloadError { () throws(NDEFError) in
+        _ = try BluetoothLEOOBView(validating: hex("02 1C 02").span.bytes)
+      }
+        == NDEFError(.bluetoothOOBMissingAddress, offset: 0))
+    let record = NDEFRecord(typeNameFormat: .media, type: BluetoothLEOOBView.type, payload: payload)
+    let message = try NDEFMessage(records: [record]).encodedBytes()
+    let isLE = try withDecoded(message) { decoded -> Bool in
+      if case .bluetoothLE = decoded { return true }
+      return false
+    }
+    #expect(isLE)
+  }
+}
+
+/// Builds the owned AD model from an EP OOB view (kept out of the test bodies for brevity).
+enum AdvertisingDataFromView {
+  static func make(_ view: borrowing BluetoothEPOOBView) -> AdvertisingData {
+    AdvertisingData(view.advertising)
   }
 }

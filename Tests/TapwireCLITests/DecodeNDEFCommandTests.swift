@@ -47,10 +47,10 @@ struct DecodeNDEFCommandTests {
   }
 
   @Test func jsonRecordFields() throws {
-    let result = try CLI.run(["decode", "--json", "Corpus/ndef/seeds/chunked-with-id-then-text.ndef"])
+    let result = try CLI.run(["decode", "--json", "Corpus/ndef/seeds/chunked-with-id-then-wellknown.ndef"])
     #expect(
       result.stdout == """
-        {"ok":true,"format":"ndef","records":[{"offset":0,"tnf":5,"tnfName":"unknown","type":"","id":"6964","payload":"4142","chunks":2},{"offset":11,"tnf":1,"tnfName":"wellKnown","type":"54","typeText":"T","id":"","payload":"","chunks":1}],"warnings":[]}
+        {"ok":true,"format":"ndef","records":[{"offset":0,"tnf":5,"tnfName":"unknown","type":"","id":"6964","payload":"4142","chunks":2},{"offset":11,"tnf":1,"tnfName":"wellKnown","type":"58","typeText":"X","id":"","payload":"","chunks":1}],"warnings":[]}
 
         """)
   }
@@ -70,9 +70,9 @@ struct DecodeNDEFCommandTests {
   }
 
   @Test func lenientListsWarnings() throws {
-    let strict = try CLI.run(["decode", "--as", "ndef", "--json", "51010054"])
+    let strict = try CLI.run(["decode", "--as", "ndef", "--json", "51010058"])
     #expect(strict.status == 1)
-    let result = try CLI.run(["decode", "--as", "ndef", "--json", "--lenient", "51010054"])
+    let result = try CLI.run(["decode", "--as", "ndef", "--json", "--lenient", "51010058"])
     #expect(result.status == 0)
     let object = try CLI.object(result.stdout)
     let warnings = try #require(object["warnings"] as? [[String: Any]])
@@ -82,7 +82,7 @@ struct DecodeNDEFCommandTests {
   }
 
   @Test func linesGiveOneObjectPerLineInOrder() throws {
-    let result = try CLI.run(["decode", "--lines", "--json"], stdin: "d00000\nd1\n\nd1010054\n")
+    let result = try CLI.run(["decode", "--lines", "--json"], stdin: "d00000\nd1\n\nd1010058\n")
     #expect(result.status == 1)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 4)

@@ -43,6 +43,10 @@ public enum DecodedRecord: ~Escapable {
   case deviceInformation(DeviceInformationView)
   /// Media `application/vnd.wfa.wsc` (Wi-Fi Simple Configuration).
   case wifiSimpleConfig(WiFiSimpleConfigView)
+  /// Media `application/vnd.bluetooth.ep.oob` (Bluetooth BR/EDR OOB).
+  case bluetoothEP(BluetoothEPOOBView)
+  /// Media `application/vnd.bluetooth.le.oob` (Bluetooth LE OOB).
+  case bluetoothLE(BluetoothLEOOBView)
   /// External `android.com:pkg` (Android Application Record).
   case androidApplication(AndroidApplicationRecordView)
   /// Any other media type (RFC 2046), type syntax checked.
@@ -116,6 +120,12 @@ public enum DecodedRecord: ~Escapable {
       if asciiCaseInsensitiveEqual(type, WiFiSimpleConfigView.type) {
         self = .wifiSimpleConfig(
           try WiFiSimpleConfigView(validating: payload, baseOffset: payloadOffset, options: options))
+      } else if asciiCaseInsensitiveEqual(type, BluetoothEPOOBView.type) {
+        self = .bluetoothEP(
+          try BluetoothEPOOBView(validating: payload, baseOffset: payloadOffset, options: options))
+      } else if asciiCaseInsensitiveEqual(type, BluetoothLEOOBView.type) {
+        self = .bluetoothLE(
+          try BluetoothLEOOBView(validating: payload, baseOffset: payloadOffset, options: options))
       } else {
         self = .media(typed)
       }

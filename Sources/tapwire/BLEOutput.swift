@@ -1,0 +1,115 @@
+import BLEAdvertising
+import NFCWire
+
+/// JSON and human output for `adv`, `hci` and `btsnoop` (see `shared/spec/cli-json.md`).
+enum BLEOutput {
+  /// The `adv` object's fields (also used inside `hci` reports and NDEF Bluetooth records).
+  static func advertisingFields(_ view: borrowing AdvertisingDataView) -> [(String, JSON)] {
+    var structures: [JSON] = []
+    var iterator = view.structures
+    while let structure = iterator.next() {
+      structures.append(
+        .object([
+          ("offset", .int(structure.offset)), ("type", .int(Int(structure.type.rawValue))),
+          ("typeName", .string(structure.type.name)), ("data", .string(Hex.string(structure.data))),
+        ]))
+    }
+    let model = AdvertisingData(view)
+    var serviceData: [(String, JSON)] = []
+    for entry in model.serviceData {
+      serviceData.append((entry.uuid.description, .string(Hex.string(entry.data))))
+    }
+    var manufacturerData: [(String, JSON)] = []
+    for entry in model.manufacturerData {
+      manufacturerData.append((String(entry.companyID.rawValue), .string(Hex.string(entry.data))))
+    }
+    return [
+      ("structures", .array(structures)),
+      ("flags", model.flags.map { .int(Int($0.rawValue)) } ?? .null),
+      ("localName", model.localName.map { .string($0) } ?? .null),
+      ("localNameComplete", model.isLocalNameComplete.map { .bool($0) } ?? .null),
+      ("txPower", model.txPowerLevel.map { .int(Int($0)) } ?? .null),
+      ("appearance", model.appearance.map { .int(Int($0)) } ?? .null),
+      ("serviceUUIDs", .array(model.serviceUUIDs.map { .string($0.description) })),
+      ("serviceData", .object(serviceData)),
+      ("manufacturerData", .object(manufacturerData)),
+    ]
+  }
+
+  static func failure(_ error: BLEAdvertisingError) -> DecodeFailure {
+    DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message)
+  }
+
+  static func warningJSON(_ warning: BLEAdvertisingWarning) -> JSON {
+    .object([
+      ("code", .string(warning.code.name)), ("offset", .int(warning.offset)),
+      ("message", .string(warning.code.message)),
+    ])
+  }
+
+  static func adv(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    do throws(BLEAdvertisingError) {
+      let view = try AdvertisingDataView(validating: bytes.span, options: lenient ? .lenient : .strict)
+      return .success(
+        .object(
+          [("ok", .bool(true)), ("format", .string("adv"))] + advertisingFields(view)
+            + [("warnings", .array(view.warnings.map(warningJSON)))]))
+    } catch {
+      return .failure(failure(error))
+    }
+  }
+
+  static func reportJSON(_ report: AdvertisingReport, timestamp: Int64?) -> JSON {
+    let eventType: JSON =
+      report.legacyEventType.map { .string($0.name) } ?? .int(Int(report.eventType.rawValue))
+    var pairs: [(String, JSON)] = [
+      ("eventType", eventType), ("address", .string(report.address.description)),
+      ("addressType", .string(report.addressType.name)), ("rssi", report.rssi.map { .int(Int($0)) } ?? .null),
+      ("txPower", report.txPower.map { .int(Int($0)) } ?? .null),
+    ]
+    if let timestamp { pairs.append(("timestamp", .int(Int(timestamp)))) }
+    let data = report.data
+    if let view = try? AdvertisingDataView(validating: data.span, options: .lenient) {
+      pairs.append(("advertising", .object(advertisingFields(view))))
+    }
+    return .object(pairs)
+  }
+
+  static func hci(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    do throws(BLEAdvertisingError) {
+      let view = try HCIAdvertisingReportsView(
+        validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+      var reports: [JSON] = []
+      var iterator = view.reports
+      while let report = iterator.next() {
+        reports.append(reportJSON(AdvertisingReport(report), timestamp: nil))
+      }
+      return .success(
+        .object([
+          ("ok", .bool(true)), ("format", .string("hci")), ("reports", .array(reports)),
+          ("warnings", .array(view.warnings.map(warningJSON))),
+        ]))
+    } catch {
+      return .failure(failure(error))
+    }
+  }
+
+  static func btsnoop(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    do throws(BLEAdvertisingError) {
+      let view = try BTSnoopFileView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+      var reports: [JSON] = []
+      var iterator = view.advertisingReports
+      while let report = try iterator.next() {
+        let unix = report.timestamp.map { $0 &- BTSnoopFileView.unixEpochOffset }
+        reports.append(reportJSON(report, timestamp: unix))
+      }
+      return .success(
+        .object([
+          ("ok", .bool(true)), ("format", .string("btsnoop")), ("reports", .array(reports)),
+          ("warnings", .array((view.warnings + iterator.warnings).map(warningJSON))),
+        ]))
+    } catch {
+      return .failure(failure(error))
+    }
+  }
+}

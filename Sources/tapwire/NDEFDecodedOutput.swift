@@ -1,0 +1,161 @@
+import BLEAdvertising
+import NDEF
+import NFCWire
+
+/// The `decoded` object of a RECORD (see `shared/spec/cli-json.md`, `ndef`).
+enum NDEFDecodedOutput {
+  static func text(_ bytes: RawSpan) -> String { String(decoding: bytes.copiedBytes(), as: UTF8.self) }
+
+  static func nullable(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+
+  /// The nested message's records, as RECORD objects.
+  static func records(_ message: borrowing NDEFMessageView, depth: Int) throws(NDEFError) -> JSON {
+    var result: [JSON] = []
+    var iterator = message.records
+    while let record = iterator.next() {
+      result.append(try NDEFOutput.recordJSON(record, options: message.options, depth: depth))
+    }
+    return .array(result)
+  }
+
+  /// The `decoded` object for a record's type, or `nil` when Tapwire has no decoder for it.
+  static func json(_ decoded: borrowing DecodedRecord, options: NDEFDecodingOptions, depth: Int)
+    throws(NDEFError)
+    -> JSON?
+  {
+    switch decoded {
+    case .text(let view):
+      return .object([
+        ("kind", .string("text")), ("language", .string(view.language)),
+        ("encoding", .string(view.encoding.name)),
+        ("text", .string(view.string)),
+      ])
+    case .uri(let view):
+      return .object([
+        ("kind", .string("uri")), ("uri", .string(view.uri)), ("prefixCode", .int(Int(view.prefixCode))),
+      ])
+    case .smartPoster(let view):
+      var titles: [JSON] = []
+      var iterator = view.titles
+      while let title = iterator.next() {
+        titles.append(.object([("language", .string(title.language)), ("text", .string(title.string))]))
+      }
+      var uri: String? = nil
+      if let u = view.uri { uri = u.uri }
+      var mimeType: String? = nil
+      if let m = view.mimeType { mimeType = text(m) }
+      return .object([
+        ("kind", .string("smartPoster")), ("uri", nullable(uri)), ("titles", .array(titles)),
+        ("action", nullable(view.action?.name)), ("size", view.size.map { .int(Int($0)) } ?? .null),
+        ("mimeType", nullable(mimeType)), ("records", try records(view.message, depth: depth + 1)),
+      ])
+    case .handover(let view):
+      var carriers: [JSON] = []
+      var iterator = view.alternativeCarriers
+      while let carrier = iterator.next() {
+        var auxiliary: [JSON] = []
+        var references = carrier.auxiliaryDataReferences
+        while let reference = references.next() { auxiliary.append(.string(Hex.string(reference))) }
+        carriers.append(
+          .object([
+            ("powerState", .string(carrier.powerState.name)),
+            ("dataReference", .string(Hex.string(carrier.dataReference))),
+            ("auxiliaryDataReferences", .array(auxiliary)),
+          ]))
+      }
+      var nested: JSON = .array([])
+      if let message = view.message { nested = try records(message, depth: depth + 1) }
+      return .object([
+        ("kind", .string(view.kind.name)), ("version", .string(view.version)),
+        ("alternativeCarriers", .array(carriers)),
+        ("collisionResolution", view.collisionResolution.map { .int(Int($0)) } ?? .null), ("records", nested),
+      ])
+    case .handoverCarrier(let view):
+      return .object([
+        ("kind", .string("handoverCarrier")),
+        ("carrierTypeFormat", .int(Int(view.carrierTypeFormat.rawValue))),
+        ("carrierType", .string(Hex.string(view.carrierType))),
+        ("carrierData", .string(Hex.string(view.carrierData))),
+      ])
+    case .bluetoothEP(let view):
+      return .object([
+        ("kind", .string("bluetoothEP")), ("address", .string(view.address.description)),
+        ("advertising", .object(BLEOutput.advertisingFields(view.advertising))),
+      ])
+    case .bluetoothLE(let view):
+      return .object([
+        ("kind", .string("bluetoothLE")), ("address", .string(view.address.description)),
+        ("addressType", .string(view.isRandomAddress ? "random" : "public")),
+        ("role", nullable(view.role?.name)),
+        ("advertising", .object(BLEOutput.advertisingFields(view.advertising))),
+      ])
+    case .wifiSimpleConfig(let view):
+      let credentials = view.credentials().map { credential -> JSON in
+        .object([
+          ("ssid", .string(String(decoding: credential.ssid, as: UTF8.self))),
+          ("networkKey", .string(String(decoding: credential.networkKey, as: UTF8.self))),
+          ("authentication", .string(credential.authentication.name)),
+          ("encryption", .string(credential.encryption.name)),
+          (
+            "macAddress",
+            .string(credential.macAddress.map { HexDump.byteHex($0).uppercased() }.joined(separator: ":"))
+          ),
+        ])
+      }
+      let version2 = view.version2.map { JSON.string("\($0 >> 4).\($0 & 0x0F)") } ?? .null
+      return .object([
+        ("kind", .string("wifiSimpleConfig")), ("credentials", .array(credentials)), ("version2", version2),
+      ])
+    case .signature(let view):
+      var certificates: [JSON] = []
+      var iterator = view.certificateChain
+      while let certificate = iterator.next() { certificates.append(.string(Hex.string(certificate))) }
+      var pairs: [(String, JSON)] = [
+        ("kind", .string("signature")), ("version", .string("\(view.version >> 4).\(view.version & 0x0F)")),
+        ("signatureType", .int(Int(view.signatureType))), ("hashType", .int(Int(view.hashType))),
+      ]
+      pairs.append(
+        view.signatureIsURI
+          ? ("signatureURI", .string(text(view.signature)))
+          : ("signature", .string(Hex.string(view.signature))))
+      pairs += [
+        ("certificateFormat", .int(Int(view.certificateFormat))), ("certificates", .array(certificates)),
+      ]
+      return .object(pairs)
+    case .deviceInformation(let view):
+      func field(_ span: RawSpan?) -> JSON {
+        switch span {
+        case .some(let bytes): return .string(text(bytes))
+        case .none: return .null
+        }
+      }
+      return .object([
+        ("kind", .string("deviceInformation")), ("manufacturer", field(view.manufacturer)),
+        ("model", field(view.model)), ("uniqueName", field(view.uniqueName)),
+        ("uuid", nullable(view.uuidString)),
+        ("firmwareVersion", field(view.firmwareVersion)),
+      ])
+    case .androidApplication(let view):
+      return .object([("kind", .string("androidApplication")), ("package", .string(view.package))])
+    case .alternativeCarrier, .media, .external, .absoluteURI, .chunked, .unrecognized:
+      return nil
+    }
+  }
+
+  /// The warnings a decoded record type collected (lenient mode).
+  static func warnings(_ decoded: borrowing DecodedRecord) -> [NDEFWarning] {
+    switch decoded {
+    case .text(let v): return v.warnings
+    case .uri(let v): return v.warnings
+    case .smartPoster(let v): return v.warnings
+    case .handover(let v): return v.warnings
+    case .bluetoothEP(let v): return v.warnings
+    case .bluetoothLE(let v): return v.warnings
+    case .wifiSimpleConfig(let v): return v.warnings
+    case .deviceInformation(let v): return v.warnings
+    case .androidApplication(let v): return v.warnings
+    case .media(let v), .external(let v), .absoluteURI(let v), .unrecognized(let v): return v.warnings
+    case .handoverCarrier, .alternativeCarrier, .signature, .chunked: return []
+    }
+  }
+}

@@ -1,4 +1,4 @@
-#if canImport(_Concurrency)
+#if !hasFeature(Embedded)
   extension APDUExchanger {
     /// Reads a whole part of the GlobalPlatform registry with GET STATUS (Card Specification
     /// 2.3 §11.4): the first command, then "next occurrence" while the card answers 6310,

@@ -1,4 +1,4 @@
-#if canImport(_Concurrency)
+#if !hasFeature(Embedded)
   /// Sends command APDUs over a caller's transport with the transport-level behaviours of
   /// ``APDUExchangeOptions`` (GET RESPONSE on 61XX, resend on 6CXX, chaining, extended
   /// lengths, bounded retries) (ISO/IEC 7816-4:2013 §5.1, §5.1.1.1, §7.6.1).

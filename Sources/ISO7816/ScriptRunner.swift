@@ -1,4 +1,4 @@
-#if canImport(_Concurrency)
+#if !hasFeature(Embedded)
   /// Runs applet-update scripts over a caller's transport, step by step, stopping at the
   /// first unexpected response (see ``ScriptRun`` for the logic without I/O).
   public struct ScriptRunner<Transport: APDUTransport> {

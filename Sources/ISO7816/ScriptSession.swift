@@ -1,4 +1,4 @@
-#if canImport(_Concurrency)
+#if !hasFeature(Embedded)
   /// A remote applet-update session over several round trips (ETSI TS 102 226 expanded
   /// format): the server sends a command scripting template, the session runs it and
   /// answers with a response scripting template, until the server is done.

@@ -59,6 +59,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzBTSnoop", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzBTSnoop",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzNDEFRecordTypes", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzNDEFRecordTypes",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     .executableTarget(

@@ -9,20 +9,27 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
-all_targets=(FuzzNDEF)
+all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop)
 targets=("${@:-${all_targets[@]}}")
 # Each target's corpus folders under Corpus/ and its dictionary.
-declare -A corpus=( [FuzzNDEF]="ndef" )
-declare -A dictionary=( [FuzzNDEF]="ndef" )
+declare -A corpus=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndefrecord" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
+  [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
+  [FuzzBTSnoop]="btsnoop" )
+declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
+  [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
+  [FuzzBTSnoop]="btsnoop" )
 
 scratch=.build/fuzz
 products=()
 for t in "${targets[@]}"; do products+=(--product "$t"); done
 echo "fuzz: building ${targets[*]} with -sanitize=fuzzer,address"
 for t in "${targets[@]}"; do
-  swift build -c release --product "$t" --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld \
-    2>&1 | grep -E "error|warning: " && { echo "fuzz: build of $t failed"; exit 1; }
+  if ! swift build -c release --product "$t" --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >"$scratch-$t.log" 2>&1; then
+    grep -E "error" "$scratch-$t.log" | head -20
+    echo "fuzz: build of $t failed"
+    exit 1
+  fi
 done
 bin="$scratch/release"
 status=0

@@ -14,7 +14,7 @@ struct CorpusReplayTests {
   static let oracles: [String: @Sendable ([UInt8]) throws(OracleFailure) -> Void] = [
     "ndef": NDEFOracle.check, "capdu": CommandAPDUOracle.check, "rapdu": ResponseAPDUOracle.check,
     "bertlv": BERTLVOracle.check, "apduscript": APDUScriptOracle.check, "adv": AdvertisingDataOracle.check,
-    "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check,
+    "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check, "ndefrecord": NDEFRecordTypeOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

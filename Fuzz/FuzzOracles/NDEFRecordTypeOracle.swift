@@ -1,0 +1,99 @@
+import BLEAdvertising
+import NDEF
+
+/// NDEF record-type payloads: the first input byte picks the record type, the rest is its
+/// payload. Strict success implies lenient success without warnings, and the owned model
+/// re-encodes to a payload that decodes to the same model.
+public enum NDEFRecordTypeOracle {
+  /// The record types, in the order the first byte selects them.
+  static let types: [(TypeNameFormat, [UInt8])] = [
+    (.wellKnown, Array("T".utf8)), (.wellKnown, Array("U".utf8)), (.wellKnown, Array("Sp".utf8)),
+    (.wellKnown, Array("Hr".utf8)), (.wellKnown, Array("Hs".utf8)), (.wellKnown, Array("Hc".utf8)),
+    (.wellKnown, Array("ac".utf8)), (.wellKnown, Array("Sig".utf8)), (.wellKnown, Array("Di".utf8)),
+    (.media, Array("application/vnd.wfa.wsc".utf8)), (.media, Array("application/vnd.bluetooth.ep.oob".utf8)),
+    (.media, Array("application/vnd.bluetooth.le.oob".utf8)), (.external, Array("android.com:pkg".utf8)),
+  ]
+
+  /// Checks one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    guard let selector = bytes.first else { return }
+    let (tnf, type) = types[Int(selector) % types.count]
+    let payload = Array(bytes.dropFirst())
+    let strict = decode(tnf, type, payload, .strict)
+    let lenient = decode(tnf, type, payload, .lenient)
+    if let strict {
+      guard let lenient else { throw OracleFailure("strict decoded \(type) but lenient failed") }
+      try require(lenient.warnings == 0, "strict ok but lenient warned")
+      try require(lenient.summary == strict.summary, "strict and lenient decode differently")
+      if let reencoded = strict.reencoded {
+        let again = decode(tnf, type, reencoded, .strict)
+        try require(
+          again?.summary == strict.summary, "re-encoded \(String(decoding: type, as: UTF8.self)) differs")
+      }
+    } else if let lenient {
+      try require(lenient.warnings > 0, "strict failed but lenient had no warning")
+    }
+  }
+
+  struct Outcome {
+    var summary: String
+    var warnings: Int
+    var reencoded: [UInt8]?
+  }
+
+  /// Decodes with the dispatch entry point and summarizes the owned model.
+  static func decode(
+    _ tnf: TypeNameFormat, _ type: [UInt8], _ payload: [UInt8], _ options: NDEFDecodingOptions
+  )
+    -> Outcome?
+  {
+    guard
+      let decoded = try? DecodedRecord(
+        typeNameFormat: tnf, type: type.span.bytes, payload: payload.span.bytes, options: options)
+    else { return nil }
+    switch decoded {
+    case .text(let view):
+      let model = TextRecord(view)
+      return Outcome(summary: "\(model)", warnings: view.warnings.count, reencoded: try? model.payload())
+    case .uri(let view):
+      let model = URIRecord(view)
+      return Outcome(summary: model.uri, warnings: view.warnings.count, reencoded: model.payload)
+    case .smartPoster(let view):
+      guard let model = try? SmartPoster(view) else { return nil }
+      return Outcome(
+        summary: "\(model)", warnings: view.warnings.count, reencoded: try? model.record().payload)
+    case .handover(let view):
+      let model = Handover(view)
+      return Outcome(summary: "\(model)", warnings: view.warnings.count, reencoded: try? model.payload())
+    case .signature(let view):
+      let model = SignatureRecord(view)
+      return Outcome(summary: "\(model)", warnings: 0, reencoded: try? model.payload())
+    case .deviceInformation(let view):
+      let model = DeviceInformation(view)
+      return Outcome(summary: "\(model)", warnings: view.warnings.count, reencoded: try? model.payload())
+    case .wifiSimpleConfig(let view):
+      let credentials = view.credentials()
+      let model = WiFiSimpleConfig(credentials: credentials, version2: view.version2)
+      // A token without credentials only decodes leniently; re-encode only full ones.
+      return Outcome(
+        summary: "\(credentials) \(String(describing: view.version2))", warnings: view.warnings.count,
+        reencoded: credentials.isEmpty ? nil : model.payload)
+    case .bluetoothEP(let view):
+      let model = BluetoothOOB(address: view.address, advertising: AdvertisingData(view.advertising))
+      return Outcome(summary: "\(model)", warnings: view.warnings.count, reencoded: try? model.payload())
+    case .bluetoothLE(let view):
+      return Outcome(
+        summary: "\(view.address) \(view.isRandomAddress) \(String(describing: view.role))",
+        warnings: view.warnings.count, reencoded: nil)
+    case .androidApplication(let view):
+      return Outcome(summary: view.package, warnings: view.warnings.count, reencoded: nil)
+    case .handoverCarrier(let view):
+      return Outcome(
+        summary: "\(view.carrierTypeFormat) \(view.carrierType.byteCount)", warnings: 0, reencoded: nil)
+    case .alternativeCarrier(let view):
+      return Outcome(summary: "\(AlternativeCarrier(view))", warnings: 0, reencoded: nil)
+    case .media, .external, .absoluteURI, .chunked, .unrecognized:
+      return Outcome(summary: "generic", warnings: 0, reencoded: nil)
+    }
+  }
+}

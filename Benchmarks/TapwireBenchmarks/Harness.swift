@@ -36,11 +36,13 @@ enum Harness {
   /// Warms up, picks an iteration count so one sample takes about `sampleTime`, then takes
   /// `samples` samples and reports the median. Allocations are counted over one extra
   /// sample with the interposed malloc counter.
-  static func measure(_ benchmark: Benchmark, samples: Int, sampleTime: Double = 0.02) -> Measurement {
+  static func measure(
+    _ benchmark: Benchmark, samples: Int, sampleTime: Double = 0.02, fixedIterations: Int? = nil
+  ) -> Measurement {
     let clock = ContinuousClock()
-    var iterations = 1
-    // Warm-up and calibration.
-    while true {
+    var iterations = fixedIterations ?? 1
+    // Warm-up and calibration (skipped with a fixed count, e.g. under callgrind).
+    while fixedIterations == nil {
       let start = clock.now
       sink &+= benchmark.run(iterations)
       let elapsed = nanoseconds(clock.now - start)

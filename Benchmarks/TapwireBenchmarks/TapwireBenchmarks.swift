@@ -7,22 +7,24 @@ struct TapwireBenchmarks {
     var filter: String?
     var json = false
     var samples = 11
+    var iterations: Int?
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
       switch argument {
       case "--filter": filter = arguments.popFirst()
       case "--json": json = true
       case "--samples": samples = Int(arguments.popFirst() ?? "") ?? samples
+      case "--iterations": iterations = Int(arguments.popFirst() ?? "")
       default:
         FileHandle.standardError.write(
-          Data("usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N]\n".utf8))
+          Data("usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N]\n".utf8))
         exit(2)
       }
     }
     let benchmarks = NDEFBenchmarks.all().filter { filter == nil || $0.name.contains(filter!) }
     var results: [Measurement] = []
     for benchmark in benchmarks {
-      results.append(Harness.measure(benchmark, samples: samples))
+      results.append(Harness.measure(benchmark, samples: samples, fixedIterations: iterations))
       if !json { FileHandle.standardError.write(Data("measured \(benchmark.name)\n".utf8)) }
     }
     print(json ? Harness.json(results) : Harness.table(results))

@@ -52,53 +52,35 @@ public struct NDEFMessageView: ~Escapable {
     var messageLength = bytes.byteCount
 
     while !reader.isAtEnd {
-      let record = try NDEFPhysicalRecord.read(&reader)
+      let record: NDEFPhysicalRecord
+      if let scanned = NDEFPhysicalRecord.scan(bytes, at: reader.index) {
+        record = scanned
+        _ = reader.move(to: scanned.end)
+      } else {
+        record = try NDEFPhysicalRecord.read(&reader)
+      }
       let offset = baseOffset &+ record.start
       let header = record.header
-      let tnf = header.typeNameFormat
-      var broken: [NDEFError.Code] = []
-
-      if physicalCount == 0 {
-        if !header.messageBegin { broken.append(.missingMessageBegin) }
-      } else if header.messageBegin {
-        broken.append(.unexpectedMessageBegin)
-      }
-      if inChunkSequence {
-        if tnf != .unchanged { broken.append(.chunkContinuationNotUnchanged) }
-        if record.typeLength != 0 { broken.append(.chunkContinuationHasType) }
-        if header.idLengthPresent { broken.append(.chunkContinuationHasID) }
+      let first = physicalCount == 0
+      let continuation = inChunkSequence
+      if continuation {
         if !header.chunked { inChunkSequence = false }
       } else {
         logicalCount &+= 1
         guard logicalCount <= options.maximumRecordCount else {
           throw NDEFError(.tooManyRecords, offset: offset)
         }
-        switch tnf {
-        case .empty:
-          if record.typeLength != 0 || record.idLength != 0 || record.payloadLength != 0 {
-            broken.append(.emptyRecordNotEmpty)
-          }
-          if header.chunked { broken.append(.chunkedEmptyRecord) }
-        case .unknown:
-          if record.typeLength != 0 { broken.append(.unexpectedType) }
-        case .unchanged:
-          broken.append(.unchangedOutsideChunk)
-        case .reserved:
-          broken.append(.reservedTypeNameFormat)
-        default:
-          if record.typeLength == 0 { broken.append(.missingType) }
-        }
         if header.chunked { inChunkSequence = true }
       }
-      if header.messageEnd && header.chunked {
-        broken.append(.messageEndInChunk)
-        inChunkSequence = false
-      }
+      if header.messageEnd && header.chunked { inChunkSequence = false }
       physicalCount &+= 1
-      // Report every broken rule of this record, in the order checked.
-      for code in broken {
-        guard lenient else { throw NDEFError(code, offset: offset) }
-        warnings.append(NDEFWarning(code, offset: offset))
+      // The common case costs one predicate; the list of broken rules is built only when
+      // the predicate fails, and reported in the order the rules are checked.
+      if !Self.isClean(record, first: first, continuation: continuation) {
+        for code in Self.violations(record, first: first, continuation: continuation) {
+          guard lenient else { throw NDEFError(code, offset: offset) }
+          warnings.append(NDEFWarning(code, offset: offset))
+        }
       }
       if header.messageEnd {
         sawMessageEnd = true
@@ -121,6 +103,62 @@ public struct NDEFMessageView: ~Escapable {
     self.recordCount = logicalCount
     self.physicalRecordCount = physicalCount
     self.warnings = warnings
+  }
+
+  /// Whether a record breaks none of the per-record rules of §2.3.3 and §3.2.
+  @inline(__always)
+  static func isClean(_ record: NDEFPhysicalRecord, first: Bool, continuation: Bool) -> Bool {
+    let header = record.header.rawValue
+    let tnf = header & NDEFRecordHeader.typeNameFormatMask
+    let messageBegin = header & NDEFRecordHeader.messageBeginBit != 0
+    let chunked = header & NDEFRecordHeader.chunkFlagBit != 0
+    if messageBegin != first { return false }
+    if chunked && header & NDEFRecordHeader.messageEndBit != 0 { return false }
+    if continuation {
+      return tnf == TypeNameFormat.unchanged.rawValue && record.typeLength == 0
+        && header & NDEFRecordHeader.idLengthPresentBit == 0
+    }
+    switch tnf {
+    case 1...4: return record.typeLength != 0
+    case 5: return record.typeLength == 0
+    case 0: return !chunked && record.typeLength == 0 && record.idLength == 0 && record.payloadLength == 0
+    default: return false
+    }
+  }
+
+  /// Every per-record rule a record breaks, in the order strict decoding reports them.
+  static func violations(_ record: NDEFPhysicalRecord, first: Bool, continuation: Bool) -> [NDEFError.Code] {
+    let header = record.header
+    let tnf = header.typeNameFormat
+    var broken: [NDEFError.Code] = []
+    if first {
+      if !header.messageBegin { broken.append(.missingMessageBegin) }
+    } else if header.messageBegin {
+      broken.append(.unexpectedMessageBegin)
+    }
+    if continuation {
+      if tnf != .unchanged { broken.append(.chunkContinuationNotUnchanged) }
+      if record.typeLength != 0 { broken.append(.chunkContinuationHasType) }
+      if header.idLengthPresent { broken.append(.chunkContinuationHasID) }
+    } else {
+      switch tnf {
+      case .empty:
+        if record.typeLength != 0 || record.idLength != 0 || record.payloadLength != 0 {
+          broken.append(.emptyRecordNotEmpty)
+        }
+        if header.chunked { broken.append(.chunkedEmptyRecord) }
+      case .unknown:
+        if record.typeLength != 0 { broken.append(.unexpectedType) }
+      case .unchanged:
+        broken.append(.unchangedOutsideChunk)
+      case .reserved:
+        broken.append(.reservedTypeNameFormat)
+      default:
+        if record.typeLength == 0 { broken.append(.missingType) }
+      }
+    }
+    if header.messageEnd && header.chunked { broken.append(.messageEndInChunk) }
+    return broken
   }
 
   /// Validates the bytes of a `Span<UInt8>` (from `[UInt8].span`, `ArraySlice.span`, ...).
@@ -149,29 +187,33 @@ public struct NDEFMessageView: ~Escapable {
 
 /// Iterates the logical records of a validated message, lazily and without allocating.
 public struct NDEFRecordIterator: ~Escapable {
-  var reader: ByteReader
+  let bytes: RawSpan
+  let baseOffset: Int
+  var index: Int
   let lenient: Bool
 
   @_lifetime(copy bytes)
   init(_ bytes: RawSpan, baseOffset: Int, lenient: Bool) {
-    self.reader = ByteReader(bytes, baseOffset: baseOffset)
+    self.bytes = bytes
+    self.baseOffset = baseOffset
+    self.index = 0
     self.lenient = lenient
   }
 
   /// The next record, or `nil` after the last one.
   @_lifetime(copy self)
   public mutating func next() -> NDEFRecordView? {
-    guard !reader.isAtEnd, let first = try? NDEFPhysicalRecord.read(&reader) else {
-      return nil
-    }
-    var last = first
+    guard let first = NDEFPhysicalRecord.scan(bytes, at: index) else { return nil }
+    index = first.end
+    var end = first.end
     var chunkCount = 1
     var payloadLength = first.payloadLength
     if first.header.chunked && !first.header.messageEnd {
       // The message was validated: continuation chunks follow until CF is clear (or, in
       // lenient mode, ME is set or the message ends).
-      while !reader.isAtEnd, let chunk = try? NDEFPhysicalRecord.read(&reader) {
-        last = chunk
+      while let chunk = NDEFPhysicalRecord.scan(bytes, at: index) {
+        index = chunk.end
+        end = chunk.end
         chunkCount &+= 1
         payloadLength = Checked.add(payloadLength, chunk.payloadLength) ?? Int.max
         if !chunk.header.chunked || chunk.header.messageEnd { break }
@@ -179,19 +221,8 @@ public struct NDEFRecordIterator: ~Escapable {
     }
     var tnf = first.header.typeNameFormat
     if lenient && (tnf == .reserved || tnf == .unchanged) { tnf = .unknown }
-    let bytes = reader.bytes
     return NDEFRecordView(
-      header: first.header,
-      typeNameFormat: tnf,
-      type: bytes.extracting(first.typeStart..<(first.typeStart &+ first.typeLength)),
-      id: bytes.extracting(first.idStart..<(first.idStart &+ first.idLength)),
-      payload: bytes.extracting(first.payloadStart..<first.end),
-      bytes: bytes.extracting(first.start..<last.end),
-      offset: reader.baseOffset &+ first.start,
-      typeOffset: reader.baseOffset &+ first.typeStart,
-      idOffset: reader.baseOffset &+ first.idStart,
-      payloadOffset: reader.baseOffset &+ first.payloadStart,
-      chunkCount: chunkCount,
-      payloadLength: payloadLength)
+      layout: first, typeNameFormat: tnf, bytes: bytes.extracting(first.start..<end),
+      offset: baseOffset &+ first.start, chunkCount: chunkCount, payloadLength: payloadLength)
   }
 }

@@ -73,3 +73,47 @@ struct NDEFPhysicalRecord {
       payloadLength: payloadLength)
   }
 }
+
+extension NDEFPhysicalRecord {
+  /// The record starting at `start` in `bytes`, or `nil` when its fields do not fit:
+  /// the non-throwing fast path behind validation and iteration (the throwing
+  /// ``read(_:)`` then names the field that does not fit).
+  @inline(__always)
+  static func scan(_ bytes: RawSpan, at start: Int) -> NDEFPhysicalRecord? {
+    let count = bytes.byteCount
+    guard let headerByte = bytes.byte(at: start), let typeLength = bytes.byte(at: start &+ 1) else {
+      return nil
+    }
+    let header = NDEFRecordHeader(rawValue: headerByte)
+    var index = start &+ 2
+    let payloadLength: Int
+    if header.shortRecord {
+      guard let length = bytes.byte(at: index) else { return nil }
+      payloadLength = Int(length)
+      index &+= 1
+    } else {
+      guard let b0 = bytes.byte(at: index), let b1 = bytes.byte(at: index &+ 1),
+        let b2 = bytes.byte(at: index &+ 2),
+        let b3 = bytes.byte(at: index &+ 3)
+      else { return nil }
+      let value = UInt32(b0) << 24 | UInt32(b1) << 16 | UInt32(b2) << 8 | UInt32(b3)
+      guard let length = Int(exactly: value) else { return nil }
+      payloadLength = length
+      index &+= 4
+    }
+    var idLength = 0
+    if header.idLengthPresent {
+      guard let length = bytes.byte(at: index) else { return nil }
+      idLength = Int(length)
+      index &+= 1
+    }
+    let typeStart = index
+    let idStart = typeStart &+ Int(typeLength)
+    let payloadStart = idStart &+ idLength
+    // payloadStart <= count + 510 here, so only the payload length can overflow.
+    guard payloadStart <= count, payloadLength <= count &- payloadStart else { return nil }
+    return NDEFPhysicalRecord(
+      header: header, start: start, typeStart: typeStart, typeLength: Int(typeLength), idStart: idStart,
+      idLength: idLength, payloadStart: payloadStart, payloadLength: payloadLength)
+  }
+}

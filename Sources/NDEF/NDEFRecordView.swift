@@ -12,46 +12,63 @@ public struct NDEFRecordView: ~Escapable {
   /// The record's TNF. In lenient mode TNF Reserved and a stray TNF Unchanged read as
   /// ``TypeNameFormat/unknown``; ``header`` keeps the bits as sent.
   public let typeNameFormat: TypeNameFormat
-  /// The TYPE field (§3.2.10).
-  public let type: RawSpan
-  /// The ID field (§3.2.11); empty when IL is clear.
-  public let id: RawSpan
-  /// The PAYLOAD field of the record, or of the initial chunk of a chunked record.
-  public let payload: RawSpan
   /// Every byte of the record on the wire, all chunks included.
   public let bytes: RawSpan
   /// Absolute offset of the (initial) header octet.
   public let offset: Int
-  /// Absolute offset of the TYPE field.
-  public let typeOffset: Int
-  /// Absolute offset of the ID field.
-  public let idOffset: Int
-  /// Absolute offset of the (initial chunk's) PAYLOAD field.
-  public let payloadOffset: Int
   /// The number of chunks: 1 when the record is not chunked.
   public let chunkCount: Int
   /// The payload length, summed over all chunks.
   public let payloadLength: Int
+  // Field positions of the (initial) chunk, relative to `bytes`.
+  let typeStart: Int
+  let typeLength: Int
+  let idStart: Int
+  let idLength: Int
+  let payloadStart: Int
+  let firstPayloadLength: Int
 
-  @_lifetime(copy type, copy id, copy payload, copy bytes)
+  @_lifetime(copy bytes)
   init(
-    header: NDEFRecordHeader, typeNameFormat: TypeNameFormat, type: RawSpan, id: RawSpan,
-    payload: RawSpan, bytes: RawSpan, offset: Int, typeOffset: Int, idOffset: Int,
-    payloadOffset: Int, chunkCount: Int, payloadLength: Int
+    layout: NDEFPhysicalRecord, typeNameFormat: TypeNameFormat, bytes: RawSpan, offset: Int, chunkCount: Int,
+    payloadLength: Int
   ) {
-    self.header = header
+    self.header = layout.header
     self.typeNameFormat = typeNameFormat
-    self.type = type
-    self.id = id
-    self.payload = payload
     self.bytes = bytes
     self.offset = offset
-    self.typeOffset = typeOffset
-    self.idOffset = idOffset
-    self.payloadOffset = payloadOffset
     self.chunkCount = chunkCount
     self.payloadLength = payloadLength
+    let base = layout.start
+    self.typeStart = layout.typeStart &- base
+    self.typeLength = layout.typeLength
+    self.idStart = layout.idStart &- base
+    self.idLength = layout.idLength
+    self.payloadStart = layout.payloadStart &- base
+    self.firstPayloadLength = layout.payloadLength
   }
+
+  /// The TYPE field (§3.2.10).
+  public var type: RawSpan {
+    @_lifetime(copy self)
+    get { bytes.extracting(typeStart..<(typeStart &+ typeLength)) }
+  }
+  /// The ID field (§3.2.11); empty when IL is clear.
+  public var id: RawSpan {
+    @_lifetime(copy self)
+    get { bytes.extracting(idStart..<(idStart &+ idLength)) }
+  }
+  /// The PAYLOAD field of the record, or of the initial chunk of a chunked record.
+  public var payload: RawSpan {
+    @_lifetime(copy self)
+    get { bytes.extracting(payloadStart..<(payloadStart &+ firstPayloadLength)) }
+  }
+  /// Absolute offset of the TYPE field.
+  public var typeOffset: Int { offset &+ typeStart }
+  /// Absolute offset of the ID field.
+  public var idOffset: Int { offset &+ idStart }
+  /// Absolute offset of the (initial chunk's) PAYLOAD field.
+  public var payloadOffset: Int { offset &+ payloadStart }
 
   /// Whether the payload is split into chunks.
   public var isChunked: Bool { chunkCount > 1 }
@@ -123,26 +140,27 @@ public struct NDEFChunkView: ~Escapable {
 
 /// Iterates the chunks of one record without copying.
 public struct NDEFChunkIterator: ~Escapable {
-  var reader: ByteReader
+  let bytes: RawSpan
+  let baseOffset: Int
+  var index = 0
 
   @_lifetime(copy bytes)
   init(_ bytes: RawSpan, baseOffset: Int) {
-    self.reader = ByteReader(bytes, baseOffset: baseOffset)
+    self.bytes = bytes
+    self.baseOffset = baseOffset
   }
 
   /// The next chunk, or `nil` after the last.
   @_lifetime(copy self)
   public mutating func next() -> NDEFChunkView? {
-    guard !reader.isAtEnd, let chunk = try? NDEFPhysicalRecord.read(&reader) else {
-      return nil
-    }
-    let bytes = reader.bytes
+    guard let chunk = NDEFPhysicalRecord.scan(bytes, at: index) else { return nil }
+    index = chunk.end
     return NDEFChunkView(
       header: chunk.header,
       type: bytes.extracting(chunk.typeStart..<(chunk.typeStart &+ chunk.typeLength)),
       id: bytes.extracting(chunk.idStart..<(chunk.idStart &+ chunk.idLength)),
       payload: bytes.extracting(chunk.payloadStart..<chunk.end),
-      offset: reader.baseOffset &+ chunk.start,
-      payloadOffset: reader.baseOffset &+ chunk.payloadStart)
+      offset: baseOffset &+ chunk.start,
+      payloadOffset: baseOffset &+ chunk.payloadStart)
   }
 }

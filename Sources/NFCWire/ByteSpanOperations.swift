@@ -1,6 +1,7 @@
 /// Small operations on borrowed bytes that every codec needs.
 extension RawSpan {
   /// The byte at `offset`, or `nil` when `offset` is outside the span.
+  @inlinable
   package func byte(at offset: Int) -> UInt8? {
     guard offset >= 0, offset < byteCount else { return nil }
     // Invariant: 0 <= offset < byteCount (checked above).
@@ -8,6 +9,7 @@ extension RawSpan {
   }
 
   /// Whether the span holds exactly the bytes of `other`.
+  @inlinable
   package func elementsEqual(_ other: RawSpan) -> Bool {
     guard byteCount == other.byteCount else { return false }
     for i in 0..<byteCount {
@@ -20,17 +22,20 @@ extension RawSpan {
   }
 
   /// Whether the span holds exactly `bytes`.
+  @inlinable
   package func elementsEqual(_ bytes: [UInt8]) -> Bool {
     elementsEqual(bytes.span.bytes)
   }
 
   /// Whether the span starts with `prefix`.
+  @inlinable
   package func starts(with prefix: RawSpan) -> Bool {
     guard prefix.byteCount <= byteCount else { return false }
     return extracting(0..<prefix.byteCount).elementsEqual(prefix)
   }
 
   /// A copy of the bytes, for owned models.
+  @inlinable
   package func copiedBytes() -> [UInt8] {
     let count = byteCount
     return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -43,11 +48,13 @@ extension RawSpan {
   }
 
   /// The address of the first byte, to prove in tests that a view points into its input.
+  @inlinable
   package var baseAddressForIdentity: UInt {
     unsafe withUnsafeBytes { buffer in UInt(bitPattern: buffer.baseAddress) }
   }
 
   /// Whether every byte is printable US-ASCII (0x20...0x7E).
+  @inlinable
   package var isPrintableASCII: Bool {
     for i in 0..<byteCount {
       // Invariant: i < byteCount.
@@ -105,12 +112,14 @@ package enum Hex {
 /// Overflow-checked arithmetic for lengths taken from hostile input.
 package enum Checked {
   /// `a + b`, or `nil` on overflow.
+  @inlinable
   package static func add(_ a: Int, _ b: Int) -> Int? {
     let (sum, overflow) = a.addingReportingOverflow(b)
     return overflow ? nil : sum
   }
 
   /// `a * b`, or `nil` on overflow.
+  @inlinable
   package static func multiply(_ a: Int, _ b: Int) -> Int? {
     let (product, overflow) = a.multipliedReportingOverflow(by: b)
     return overflow ? nil : product

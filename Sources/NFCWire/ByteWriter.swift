@@ -5,6 +5,7 @@
 /// returns `false` rather than trap if a caller breaks that rule.
 extension OutputSpan where Element == UInt8 {
   /// Appends one byte.
+  @inlinable
   @discardableResult
   package mutating func appendByte(_ byte: UInt8) -> Bool {
     guard freeCapacity >= 1 else { return false }
@@ -13,6 +14,7 @@ extension OutputSpan where Element == UInt8 {
   }
 
   /// Appends `value` big-endian in `width` bytes (1...8).
+  @inlinable
   @discardableResult
   package mutating func appendBigEndian<T: FixedWidthInteger & UnsignedInteger>(
     _ value: T, width: Int = MemoryLayout<T>.size
@@ -27,6 +29,7 @@ extension OutputSpan where Element == UInt8 {
   }
 
   /// Appends `value` little-endian in `width` bytes (1...8).
+  @inlinable
   @discardableResult
   package mutating func appendLittleEndian<T: FixedWidthInteger & UnsignedInteger>(
     _ value: T, width: Int = MemoryLayout<T>.size
@@ -39,6 +42,7 @@ extension OutputSpan where Element == UInt8 {
   }
 
   /// Appends the bytes of a view with one bulk copy.
+  @inlinable
   @discardableResult
   package mutating func appendBytes(_ bytes: RawSpan) -> Bool {
     let count = bytes.byteCount
@@ -57,12 +61,14 @@ extension OutputSpan where Element == UInt8 {
   }
 
   /// Appends the bytes of an array.
+  @inlinable
   @discardableResult
   package mutating func appendBytes(_ bytes: [UInt8]) -> Bool {
     appendBytes(bytes.span.bytes)
   }
 
   /// Appends `count` copies of `byte`.
+  @inlinable
   @discardableResult
   package mutating func appendRepeating(_ byte: UInt8, count: Int) -> Bool {
     guard count >= 0, freeCapacity >= count else { return false }
@@ -72,6 +78,7 @@ extension OutputSpan where Element == UInt8 {
 }
 
 /// Runs an encoder that writes exactly `count` bytes and returns them as an array.
+@inlinable
 package func encodeToArray<E: Error>(
   count: Int, _ body: (inout OutputSpan<UInt8>) throws(E) -> Void
 ) throws(E) -> [UInt8] {
@@ -79,6 +86,7 @@ package func encodeToArray<E: Error>(
 }
 
 /// Runs an encoder over a caller's raw buffer; returns how many bytes it wrote.
+@inlinable
 package func encodeIntoBuffer<E: Error>(
   _ buffer: UnsafeMutableRawBufferPointer,
   _ body: (inout OutputSpan<UInt8>) throws(E) -> Void

@@ -65,7 +65,7 @@ let package = Package(
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     .executableTarget(
-      name: "TapwireBenchmarks", dependencies: ["NDEF", "CMallocCounter"],
+      name: "TapwireBenchmarks", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "CMallocCounter"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),

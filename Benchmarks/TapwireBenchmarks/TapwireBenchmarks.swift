@@ -21,7 +21,8 @@ struct TapwireBenchmarks {
         exit(2)
       }
     }
-    let benchmarks = NDEFBenchmarks.all().filter { filter == nil || $0.name.contains(filter!) }
+    let all = NDEFBenchmarks.all() + ISO7816Benchmarks.all() + BLEBenchmarks.all()
+    let benchmarks = all.filter { filter == nil || $0.name.contains(filter!) }
     var results: [Measurement] = []
     for benchmark in benchmarks {
       results.append(Harness.measure(benchmark, samples: samples, fixedIterations: iterations))

@@ -64,8 +64,11 @@ let package = Package(
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
+    // The limit reference: a plain C walk over NDEF headers.
+    .target(name: "CNDEFLimit", path: "Benchmarks/CNDEFLimit"),
     .executableTarget(
-      name: "TapwireBenchmarks", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "CMallocCounter"],
+      name: "TapwireBenchmarks",
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "CMallocCounter", "CNDEFLimit"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),

@@ -31,6 +31,8 @@ enum BLEBenchmarks {
     while extended.count + 12 <= 254 {
       extended += [0x0B, 0xFF, 0x4C, 0x00] + Array(repeating: 0x42, count: 8)
     }
+    let advCorpus = corpus("adv")
+    let advBytes = advCorpus.reduce(0) { $0 + $1.count }
     let hci = corpus("hci")
     let hciBytes = hci.reduce(0) { $0 + $1.count }
     return [
@@ -43,6 +45,12 @@ enum BLEBenchmarks {
         n in
         var sum = 0
         for _ in 0..<n { sum &+= parse(extended) }
+        return sum
+      },
+      Benchmark(name: "adv.parse.corpus", bytesPerOperation: advBytes, itemsPerOperation: advCorpus.count) {
+        n in
+        var sum = 0
+        for _ in 0..<n { for ad in advCorpus { sum &+= parse(ad) } }
         return sum
       },
       Benchmark(name: "hci.reports.corpus", bytesPerOperation: hciBytes, itemsPerOperation: hci.count) { n in

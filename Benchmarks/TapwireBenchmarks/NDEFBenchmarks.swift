@@ -1,3 +1,4 @@
+import CNDEFLimit
 import Foundation
 import NDEF
 
@@ -39,6 +40,18 @@ enum NDEFBenchmarks {
     return sum
   }
 
+  /// Decodes every URI record of a message to a `String`.
+  @inline(never)
+  static func uriStrings(_ bytes: [UInt8]) -> Int {
+    guard let message = try? NDEFMessageView(validating: bytes.span) else { return -1 }
+    var sum = 0
+    var records = message.records
+    while let record = records.next() {
+      if let uri = try? URIRecordView(validating: record) { sum &+= uri.uri.utf8.count }
+    }
+    return sum
+  }
+
   static func recordCount(_ messages: [[UInt8]]) -> Int {
     messages.reduce(0) { total, bytes in
       total + ((try? NDEFMessageView(validating: bytes.span))?.recordCount ?? 0)
@@ -55,7 +68,43 @@ enum NDEFBenchmarks {
     let mixed = corpus() + [hundred, chunked]
     let mixedBytes = mixed.reduce(0) { $0 + $1.count }
     let mixedRecords = recordCount(mixed)
+    let seeds = corpus()
+    let seedBytes = seeds.reduce(0) { $0 + $1.count }
+    let seedRecords = recordCount(seeds)
     var benchmarks: [Benchmark] = [
+      Benchmark(
+        name: "ndef.limit.c-header-walk.mixed-corpus", bytesPerOperation: mixedBytes,
+        itemsPerOperation: mixedRecords
+      ) { n in
+        var sum = 0
+        for _ in 0..<n {
+          for message in mixed {
+            sum &+= message.withUnsafeBufferPointer { tapwire_ndef_header_walk($0.baseAddress, $0.count) }
+          }
+        }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.validate.mixed-corpus", bytesPerOperation: mixedBytes, itemsPerOperation: mixedRecords
+      ) { n in
+        var sum = 0
+        for _ in 0..<n {
+          for message in mixed { sum &+= (try? NDEFMessageView(validating: message.span))?.recordCount ?? 0 }
+        }
+        return sum
+      },
+      Benchmark(name: "ndef.view.seeds", bytesPerOperation: seedBytes, itemsPerOperation: seedRecords) { n in
+        var sum = 0
+        for _ in 0..<n { for message in seeds { sum &+= walk(message) } }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.typed.uri-100-to-string", bytesPerOperation: hundred.count, itemsPerOperation: 100
+      ) { n in
+        var sum = 0
+        for _ in 0..<n { sum &+= uriStrings(hundred) }
+        return sum
+      },
       Benchmark(name: "ndef.view.uri-1", bytesPerOperation: small.count, itemsPerOperation: 1) { n in
         var sum = 0
         for _ in 0..<n { sum &+= walk(small) }

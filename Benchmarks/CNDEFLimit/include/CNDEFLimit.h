@@ -1,0 +1,11 @@
+#ifndef TAPWIRE_NDEF_LIMIT_H
+#define TAPWIRE_NDEF_LIMIT_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// The limit reference: walks NDEF record headers with the simplest bounds-checked loop
+/// (lengths only, no rule checked) and returns the number of records, or SIZE_MAX when a
+/// length runs past the end.
+size_t tapwire_ndef_header_walk(const uint8_t *bytes, size_t count);
+
+#endif

@@ -63,7 +63,27 @@ package enum TextValidation {
 
   /// The bytes as a `String`, decoding UTF-8 (ill-formed sequences become U+FFFD).
   package static func string(utf8 bytes: RawSpan) -> String {
-    String(decoding: bytes.copiedBytes(), as: UTF8.self)
+    string(prefix: "", utf8: bytes)
+  }
+
+  /// `prefix` followed by the UTF-8 bytes, built with one allocation (ill-formed sequences
+  /// become U+FFFD).
+  package static func string(prefix: String, utf8 bytes: RawSpan) -> String {
+    var prefix = prefix
+    let prefixCount = prefix.utf8.count
+    let count = prefixCount &+ bytes.byteCount
+    return prefix.withUTF8 { head in
+      // Invariant: the buffer holds `count` bytes: the prefix, then the span; the
+      // initializer validates and repairs what it is given.
+      unsafe String(unsafeUninitializedCapacity: count) { buffer in
+        let target = UnsafeMutableRawBufferPointer(buffer)
+        unsafe target.copyMemory(from: UnsafeRawBufferPointer(head))
+        unsafe bytes.withUnsafeBytes { source in
+          unsafe UnsafeMutableRawBufferPointer(rebasing: target[prefixCount...]).copyMemory(from: source)
+        }
+        return count
+      }
+    }
   }
 
   /// The bytes as a `String`, decoding UTF-16 in the given byte order (ill-formed units

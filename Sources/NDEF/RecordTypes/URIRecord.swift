@@ -66,7 +66,7 @@ public struct URIRecordView: ~Escapable {
   }
 
   /// The full URI, prefix expanded.
-  public var uri: String { prefix + TextValidation.string(utf8: remainder) }
+  public var uri: String { TextValidation.string(prefix: prefix, utf8: remainder) }
 }
 
 /// An owned URI record (RTD URI 1.0) for building.

@@ -182,6 +182,21 @@ struct SmartPosterTests {
     #expect(summary == "https://www.nfc.com [\"en:Hello\"] doAction 1 10")
   }
 
+  @Test func iconsAreCounted() throws {
+    let icon = NDEFRecord(typeNameFormat: .media, type: Array("image/png".utf8), payload: [0x89, 0x50])
+    let other = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: [0x41])
+    let payload = try NDEFMessage(records: [URIRecord("https://a").record(), icon, other]).encodedBytes()
+    let view = try SmartPosterView(validating: payload.span.bytes)
+    var icons = view.icons
+    var iconOffsets: [Int] = []
+    while let record = icons.next() { iconOffsets.append(record.offset) }
+    let count = view.iconCount
+    #expect(count == 1)
+    #expect(iconOffsets == [6])
+    let model = try SmartPoster(view)
+    #expect(model.otherRecords == [icon, other])
+  }
+
   @Test func ownedModelRoundTrips() throws {
     let model = SmartPoster(
       uri: "https://example.com",

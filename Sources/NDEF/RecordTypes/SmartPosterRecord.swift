@@ -49,6 +49,8 @@ public struct SmartPosterView: ~Escapable {
   public let mimeType: RawSpan?
   /// The number of title (Text) records.
   public let titleCount: Int
+  /// The number of icon records (§3.3.6: media records of type `image/*` or `video/*`).
+  public let iconCount: Int
   /// Lenient-mode warnings (nested message warnings included).
   public let warnings: [NDEFWarning]
 
@@ -75,10 +77,12 @@ public struct SmartPosterView: ~Escapable {
     var size: UInt32? = nil
     var mimeType: RawSpan? = nil
     var titleCount = 0
+    var iconCount = 0
     var languages: Set<[UInt8]> = []
     var firstLanguage: [UInt8]? = nil
     var records = message.records
     while let record = records.next() {
+      if Self.isIcon(record) { iconCount += 1 }
       guard record.typeNameFormat == .wellKnown, !record.isChunked else { continue }
       if record.hasType(.wellKnown, URIRecordView.type) {
         uriCount += 1
@@ -130,6 +134,7 @@ public struct SmartPosterView: ~Escapable {
     self.size = size
     self.mimeType = mimeType
     self.titleCount = titleCount
+    self.iconCount = iconCount
     self.warnings = sink.warnings
   }
 
@@ -143,6 +148,23 @@ public struct SmartPosterView: ~Escapable {
     }
     try self.init(
       validating: record.payload, baseOffset: record.payloadOffset, options: options, depth: depth)
+  }
+
+  /// Whether a record is an icon: TNF Media with a type starting `image/` or `video/` (§3.3.6).
+  public static func isIcon(_ record: borrowing NDEFRecordView) -> Bool {
+    guard record.typeNameFormat == .media else { return false }
+    let type = record.type
+    let image: [UInt8] = Array("image/".utf8)
+    let video: [UInt8] = Array("video/".utf8)
+    return type.byteCount > 6
+      && (asciiCaseInsensitiveEqual(type.extracting(0..<6), image)
+        || asciiCaseInsensitiveEqual(type.extracting(0..<6), video))
+  }
+
+  /// The icon records, in order.
+  public var icons: SmartPosterIconIterator {
+    @_lifetime(copy self)
+    get { SmartPosterIconIterator(records: message.records) }
   }
 
   /// The title records as Text views, in order.
@@ -173,6 +195,23 @@ public struct SmartPosterTitleIterator: ~Escapable {
       {
         return title
       }
+    }
+    return nil
+  }
+}
+
+/// Iterates the icon records of a Smart Poster.
+public struct SmartPosterIconIterator: ~Escapable {
+  var records: NDEFRecordIterator
+
+  @_lifetime(copy records)
+  init(records: NDEFRecordIterator) { self.records = records }
+
+  /// The next icon record, or `nil`.
+  @_lifetime(copy self)
+  public mutating func next() -> NDEFRecordView? {
+    while let record = records.next() {
+      if SmartPosterView.isIcon(record) { return record }
     }
     return nil
   }

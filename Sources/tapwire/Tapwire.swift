@@ -7,10 +7,13 @@ struct Tapwire {
     tapwire: decode NFC, smart-card and Bluetooth LE wire formats
 
     usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
+           tapwire encode [-o FILE] [--chunk N] RECORD...
+           tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
            tapwire help [COMMAND]
 
     commands:
       decode   decode INPUT (hex text, a file, or standard input when absent or "-")
+      encode   build an NDEF message from records, or a command APDU
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -46,12 +49,15 @@ struct Tapwire {
     switch command {
     case "decode":
       exit(DecodeCommand.run(arguments))
+    case "encode":
+      exit(EncodeCommand.run(arguments))
     case "help", "-h", "--help":
-      let text = arguments.first == "decode" ? decodeUsage : usage
+      let text =
+        arguments.first == "decode" ? decodeUsage : arguments.first == "encode" ? EncodeCommand.usage : usage
       print(text)
       exit(0)
     default:
-      let suggestion = Suggestion.closest(to: command, among: ["decode", "help"])
+      let suggestion = Suggestion.closest(to: command, among: ["decode", "encode", "help"])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

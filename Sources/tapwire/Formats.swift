@@ -1,3 +1,4 @@
+import ISO7816
 import NDEF
 
 /// Why an input did not decode: the error's contract code, offset and message.
@@ -48,8 +49,22 @@ struct Format: Sendable {
       })
   }
 
+  /// The same format, judged most likely (over BER-TLV and the rest) when `condition` holds.
+  func preferring(_ condition: @escaping @Sendable ([UInt8]) -> Bool) -> Format {
+    let base = likelihood
+    return Format(
+      name: name, summary: summary, json: json, human: human,
+      likelihood: { bytes in condition(bytes) ? 95 : base(bytes) })
+  }
+
   static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu)
+  /// A bare status word of a known category reads best as a response APDU.
   static let rapdu = simple("rapdu", "ISO 7816-4 response APDU", likelihood: 20, ISO7816Output.rapdu)
+    .preferring { bytes in
+      guard bytes.count == 2 else { return false }
+      let category = StatusWord(rawValue: UInt16(bytes[0]) << 8 | UInt16(bytes[1])).category.name
+      return ["normal", "warning", "executionError", "checkingError"].contains(category)
+    }
   static let bertlv = simple("bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv)
   static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv)
   static let hci = simple("hci", "HCI LE advertising report event", likelihood: 90, BLEOutput.hci)

@@ -21,6 +21,16 @@ struct DecodeFormatsCommandTests {
     }
   }
 
+  @Test(arguments: [
+    ("9000", "rapdu"), ("d00000", "ndef"), ("Corpus/btsnoop/seeds/h4-advertising.btsnoop", "btsnoop"),
+    ("Corpus/hci/seeds/legacy-adv-ind.bin", "hci"),
+  ])
+  func formatIsGuessedAndStated(_ entry: (String, String)) throws {
+    let result = try CLI.run(["decode", "--json", entry.0])
+    #expect(result.stderr.contains("decoded as \(entry.1) (guessed"))
+    #expect(try CLI.object(result.stdout)["format"] as? String == entry.1)
+  }
+
   @Test func commandAPDUFields() throws {
     let result = try CLI.run(["decode", "--as", "capdu", "--json", "00A4040007A000000151000000"])
     let object = try CLI.object(result.stdout)

@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "NDEF", targets: ["NDEF"]),
     .library(name: "ISO7816", targets: ["ISO7816"]),
     .library(name: "BLEAdvertising", targets: ["BLEAdvertising"]),
+    .library(name: "NFCTags", targets: ["NFCTags"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
@@ -26,13 +27,17 @@ let package = Package(
     .target(name: "ISO7816", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
+    .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(
-      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising"], swiftSettings: swiftSettings),
+      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
+      swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising"], path: "Fuzz/FuzzOracles",
+      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
+      path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzNDEF", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzNDEF",
@@ -62,6 +67,12 @@ let package = Package(
     .executableTarget(
       name: "FuzzNDEFRecordTypes", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzNDEFRecordTypes",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzTagImages", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTagImages",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzType4Procedure", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzType4Procedure",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.
@@ -77,6 +88,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "BLEAdvertisingTests", dependencies: ["BLEAdvertising", "NFCWire"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "NFCTagsTests", dependencies: ["NFCTags", "NDEF", "ISO7816", "NFCWire"],
+      swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],

@@ -15,6 +15,7 @@ struct CorpusReplayTests {
     "ndef": NDEFOracle.check, "capdu": CommandAPDUOracle.check, "rapdu": ResponseAPDUOracle.check,
     "bertlv": BERTLVOracle.check, "apduscript": APDUScriptOracle.check, "adv": AdvertisingDataOracle.check,
     "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check, "ndefrecord": NDEFRecordTypeOracle.check,
+    "tags": TagImageOracle.check, "type4": Type4ProcedureOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

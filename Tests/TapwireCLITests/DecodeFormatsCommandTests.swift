@@ -31,6 +31,28 @@ struct DecodeFormatsCommandTests {
     #expect(try CLI.object(result.stdout)["format"] as? String == entry.1)
   }
 
+  /// Every tag image seed decodes as the type its name starts with, with the contract's fields.
+  @Test func tagImages() throws {
+    let folder = CLI.root.appendingPathComponent("Corpus/tags/seeds")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(files.count >= 16)
+    for file in files {
+      let format = String(file.prefix(3))
+      let result = try CLI.run(["decode", "--as", format, "--json", "--lenient", "Corpus/tags/seeds/\(file)"])
+      #expect(result.status == 0, "\(file): \(result.stdout)")
+      let object = try CLI.object(result.stdout)
+      #expect(object["format"] as? String == format)
+      #expect(object["capabilityContainer"] is [String: Any])
+      #expect(object["tlvs"] is [Any])
+      #expect(object["dataAreaSize"] is Int && object["maxNDEFSize"] is Int && object["readOnly"] is Bool)
+      #expect(file.contains("readonly") == (object["readOnly"] as? Bool == true), "\(file)")
+      if file.contains("uri") || file.contains("smartposter") {
+        let ndef = try #require(object["ndef"] as? [String: Any], "\(file)")
+        #expect((ndef["records"] as? [Any])?.isEmpty == false)
+      }
+    }
+  }
+
   @Test func commandAPDUFields() throws {
     let result = try CLI.run(["decode", "--as", "capdu", "--json", "00A4040007A000000151000000"])
     let object = try CLI.object(result.stdout)

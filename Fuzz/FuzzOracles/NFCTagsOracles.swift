@@ -1,0 +1,100 @@
+import ISO7816
+import NDEF
+import NFCTags
+
+/// Tag memory images: every input is tried as a Type 1, 2, 3 and 5 image. Strict success
+/// implies lenient success without warnings; a writable image with a message takes the same
+/// message back through a write plan, and the written image decodes to it.
+public enum TagImageOracle {
+  /// Checks one input against every tag type.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    try checkType("Type 1", bytes, decode: decodeType1) { message throws(NFCTagError) in
+      try Type1Tag.writePlan(message, into: bytes)
+    }
+    try checkType("Type 2", bytes, decode: decodeType2) { message throws(NFCTagError) in
+      try Type2Tag.writePlan(message, into: bytes)
+    }
+    try checkType("Type 3", bytes, decode: decodeType3) { message throws(NFCTagError) in
+      try Type3Tag.writePlan(message, into: bytes)
+    }
+    try checkType("Type 5", bytes, decode: decodeType5) { message throws(NFCTagError) in
+      try Type5Tag.writePlan(message, into: bytes)
+    }
+  }
+
+  /// What a decoder found: warnings, read-only state and the message (encoded), if any.
+  struct Decoded {
+    var warnings: Int
+    var readOnly: Bool
+    var message: [UInt8]?
+  }
+
+  static func decodeType1(_ bytes: [UInt8], _ options: TagDecodingOptions) -> Decoded? {
+    guard let view = try? Type1TagView(validating: bytes.span.bytes, options: options) else { return nil }
+    return Decoded(
+      warnings: view.warnings.count, readOnly: view.isReadOnly,
+      message: (try? view.tlvArea.message()).flatMap { try? $0?.encodedBytes() })
+  }
+
+  static func decodeType2(_ bytes: [UInt8], _ options: TagDecodingOptions) -> Decoded? {
+    guard let view = try? Type2TagView(validating: bytes.span.bytes, options: options) else { return nil }
+    return Decoded(
+      warnings: view.warnings.count, readOnly: view.isReadOnly,
+      message: (try? view.tlvArea.message()).flatMap { try? $0?.encodedBytes() })
+  }
+
+  static func decodeType3(_ bytes: [UInt8], _ options: TagDecodingOptions) -> Decoded? {
+    guard let view = try? Type3TagView(validating: bytes.span.bytes, options: options) else { return nil }
+    return Decoded(
+      warnings: view.warnings.count, readOnly: view.isReadOnly,
+      message: (try? view.message()).flatMap { try? $0?.encodedBytes() })
+  }
+
+  static func decodeType5(_ bytes: [UInt8], _ options: TagDecodingOptions) -> Decoded? {
+    guard let view = try? Type5TagView(validating: bytes.span.bytes, options: options) else { return nil }
+    return Decoded(
+      warnings: view.warnings.count, readOnly: view.isReadOnly,
+      message: (try? view.tlvArea.message()).flatMap { try? $0?.encodedBytes() })
+  }
+
+  static func checkType(
+    _ name: String, _ bytes: [UInt8], decode: ([UInt8], TagDecodingOptions) -> Decoded?,
+    plan: ([UInt8]) throws(NFCTagError) -> TagWritePlan
+  ) throws(OracleFailure) {
+    let lenient = decode(bytes, .lenient)
+    guard let strict = decode(bytes, .strict) else { return }
+    guard let lenient else { throw OracleFailure("\(name): strict ok but lenient failed") }
+    try require(lenient.warnings == 0, "\(name): strict ok but lenient warned")
+    guard let message = strict.message, !strict.readOnly, let written = try? plan(message) else { return }
+    guard let reread = decode(written.finalImage, .strict) else {
+      throw OracleFailure("\(name): the image written by the plan does not decode")
+    }
+    try require(reread.message == message, "\(name): written image holds another message")
+  }
+}
+
+/// The Type 4 NDEF procedure fed with responses taken from the input (a length byte, then
+/// that many response bytes, status word last): it must end, with a message or a typed
+/// error, within a bounded number of steps.
+public enum Type4ProcedureOracle {
+  /// Checks one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    for operation in [Type4NDEFProcedure.Operation.read, .write([0xD0, 0x00, 0x00])] {
+      var procedure = Type4NDEFProcedure(operation: operation)
+      var input = bytes[...]
+      var steps = 0
+      var command: CommandAPDU? = procedure.start()
+      while command != nil {
+        steps += 1
+        guard steps <= 4 * bytes.count + 16 else { throw OracleFailure("the Type 4 procedure does not end") }
+        var response = ResponseAPDU(statusWord: StatusWord(rawValue: 0x6A82))
+        if let length = input.popFirst() {
+          let chunk = Array(input.prefix(Int(length)))
+          input = input.dropFirst(chunk.count)
+          if let parsed = try? ResponseAPDU(parsing: chunk) { response = parsed }
+        }
+        do { command = try procedure.receive(response) } catch { break }
+      }
+    }
+  }
+}

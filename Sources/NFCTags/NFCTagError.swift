@@ -1,0 +1,259 @@
+import ISO7816
+import NDEF
+
+/// A tag memory or Type 4 procedure failure: what rule was broken and where.
+///
+/// Memory-image errors carry the absolute byte offset of the first offending byte in the
+/// image. Type 4 procedure errors carry the ``step`` that failed and, for unexpected status
+/// words, the ``statusWord``; their ``offset`` is the offset inside the response data (or
+/// inside the NDEF file for length errors).
+public struct NFCTagError: Error, Sendable, Hashable {
+  /// The rule that was broken.
+  public let code: Code
+  /// Absolute byte offset of the first offending byte.
+  public let offset: Int
+  /// For Type 4 procedure errors, the step of the NDEF procedure that failed.
+  public let step: Type4Step?
+  /// For ``Code/unexpectedStatusWord``, the status word the tag answered.
+  public let statusWord: StatusWord?
+  /// For ``Code/invalidNDEFMessage``, the NDEF error found in the message bytes.
+  public let ndefError: NDEFError?
+
+  /// Creates an error.
+  public init(
+    _ code: Code, offset: Int, step: Type4Step? = nil, statusWord: StatusWord? = nil,
+    ndefError: NDEFError? = nil
+  ) {
+    self.code = code
+    self.offset = offset
+    self.step = step
+    self.statusWord = statusWord
+    self.ndefError = ndefError
+  }
+
+  /// An error code: a struct over a private enum so codes can be added without breaking
+  /// clients that switch over the statics with a default case.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Value: UInt8, Sendable, Hashable, CaseIterable {
+      case truncatedImage
+      case invalidMagic
+      case unsupportedVersion
+      case invalidCapabilityContainer
+      case dataAreaExceedsImage
+      case truncatedTLV
+      case tlvLengthExceedsDataArea
+      case invalidControlTLV
+      case controlTLVAfterNDEF
+      case tooManyMemoryAreas
+      case tooManyTLVs
+      case unknownTLVType
+      case missingNDEFTLV
+      case multipleNDEFTLVs
+      case ndefNotContiguous
+      case invalidNDEFMessage
+      case messageTooLarge
+      case readOnly
+      case invalidImageSize
+      case checksumMismatch
+      case invalidAttributeInformation
+      case writeInProgress
+      case ndefLengthExceedsCapacity
+      case bufferTooSmall
+      case unexpectedStatusWord
+      case responseTooShort
+      case unexpectedResponse
+      case invalidCCFile
+      case missingNDEFFileControl
+      case invalidNDEFFileControl
+      case ndefFileNotReadable
+      case ndefFileNotWritable
+      case ndefLengthExceedsFile
+      case procedureFinished
+    }
+    fileprivate let value: Value
+    fileprivate init(_ value: Value) { self.value = value }
+
+    /// The image ends before a structure its layout requires (CC, header, AIB, a block).
+    public static let truncatedImage = Code(.truncatedImage)
+    /// T1T/T2T/T5T CC byte 0 is not the NDEF magic number (0xE1; 0xE2 for T5T).
+    public static let invalidMagic = Code(.invalidMagic)
+    /// The mapping's major version is not one this reader supports.
+    public static let unsupportedVersion = Code(.unsupportedVersion)
+    /// A capability container field holds a value the specification does not allow.
+    public static let invalidCapabilityContainer = Code(.invalidCapabilityContainer)
+    /// The data area the CC declares runs past the end of the image.
+    public static let dataAreaExceedsImage = Code(.dataAreaExceedsImage)
+    /// The data area ends inside a TLV's type or length field.
+    public static let truncatedTLV = Code(.truncatedTLV)
+    /// A TLV's length claims more bytes than remain in the data area.
+    public static let tlvLengthExceedsDataArea = Code(.tlvLengthExceedsDataArea)
+    /// A Lock Control or Memory Control TLV does not have a 3-byte value, or points outside memory.
+    public static let invalidControlTLV = Code(.invalidControlTLV)
+    /// A Lock Control or Memory Control TLV follows the NDEF TLV (T2T §2.3: they come first).
+    public static let controlTLVAfterNDEF = Code(.controlTLVAfterNDEF)
+    /// More reserved and lock areas than ``TagDecodingOptions/maximumMemoryAreas``.
+    public static let tooManyMemoryAreas = Code(.tooManyMemoryAreas)
+    /// More TLVs (NULL TLVs not counted) than ``TagDecodingOptions/maximumTLVCount``.
+    public static let tooManyTLVs = Code(.tooManyTLVs)
+    /// A TLV type that the tag operation specifications reserve.
+    public static let unknownTLVType = Code(.unknownTLVType)
+    /// The TLV area holds no NDEF TLV.
+    public static let missingNDEFTLV = Code(.missingNDEFTLV)
+    /// The TLV area holds more than one NDEF TLV.
+    public static let multipleNDEFTLVs = Code(.multipleNDEFTLVs)
+    /// The NDEF message spans reserved or lock areas; assemble it explicitly.
+    public static let ndefNotContiguous = Code(.ndefNotContiguous)
+    /// The NDEF message bytes are not a valid NDEF message (see ``NFCTagError/ndefError``).
+    public static let invalidNDEFMessage = Code(.invalidNDEFMessage)
+    /// The message does not fit in the data area.
+    public static let messageTooLarge = Code(.messageTooLarge)
+    /// The tag is read-only (CC access, lock bits, or AIB RWFlag).
+    public static let readOnly = Code(.readOnly)
+    /// The image size does not match the tag's layout.
+    public static let invalidImageSize = Code(.invalidImageSize)
+    /// T3T §6.2: the Attribute Information Block checksum does not match its bytes.
+    public static let checksumMismatch = Code(.checksumMismatch)
+    /// T3T §6.2: an Attribute Information Block field is out of range.
+    public static let invalidAttributeInformation = Code(.invalidAttributeInformation)
+    /// T3T §6.2: WriteFlag is 0x0F: a write was interrupted.
+    public static let writeInProgress = Code(.writeInProgress)
+    /// The NDEF length is larger than the tag can hold.
+    public static let ndefLengthExceedsCapacity = Code(.ndefLengthExceedsCapacity)
+    /// The caller's output buffer is smaller than the encoding.
+    public static let bufferTooSmall = Code(.bufferTooSmall)
+    /// T4T §5: a response status word other than the one the procedure expects.
+    public static let unexpectedStatusWord = Code(.unexpectedStatusWord)
+    /// T4T §5: a response data field shorter than the procedure needs.
+    public static let responseTooShort = Code(.responseTooShort)
+    /// T4T §5: a response data field longer than requested, or a response when none is expected.
+    public static let unexpectedResponse = Code(.unexpectedResponse)
+    /// T4T §5.1: the CC file is malformed (CCLEN, MLe, MLc out of range).
+    public static let invalidCCFile = Code(.invalidCCFile)
+    /// T4T §5.1: the CC file holds no NDEF File Control TLV.
+    public static let missingNDEFFileControl = Code(.missingNDEFFileControl)
+    /// T4T §5.1.2: the NDEF File Control TLV has a bad length, file id or file size.
+    public static let invalidNDEFFileControl = Code(.invalidNDEFFileControl)
+    /// T4T §5.1.2: the read access condition does not grant reading.
+    public static let ndefFileNotReadable = Code(.ndefFileNotReadable)
+    /// T4T §5.1.2: the write access condition does not grant writing.
+    public static let ndefFileNotWritable = Code(.ndefFileNotWritable)
+    /// T4T §5.2: NLEN/ENLEN is larger than the NDEF file allows.
+    public static let ndefLengthExceedsFile = Code(.ndefLengthExceedsFile)
+    /// The procedure has already finished or failed; no further command.
+    public static let procedureFinished = Code(.procedureFinished)
+
+    /// Every code, for tests and documentation.
+    public static var allCodes: [Code] { Value.allCases.map(Code.init) }
+
+    /// The stable camelCase name of the code, as used in the JSON contract.
+    public var name: String {
+      switch value {
+      case .truncatedImage: return "truncatedImage"
+      case .invalidMagic: return "invalidMagic"
+      case .unsupportedVersion: return "unsupportedVersion"
+      case .invalidCapabilityContainer: return "invalidCapabilityContainer"
+      case .dataAreaExceedsImage: return "dataAreaExceedsImage"
+      case .truncatedTLV: return "truncatedTLV"
+      case .tlvLengthExceedsDataArea: return "tlvLengthExceedsDataArea"
+      case .invalidControlTLV: return "invalidControlTLV"
+      case .controlTLVAfterNDEF: return "controlTLVAfterNDEF"
+      case .tooManyMemoryAreas: return "tooManyMemoryAreas"
+      case .tooManyTLVs: return "tooManyTLVs"
+      case .unknownTLVType: return "unknownTLVType"
+      case .missingNDEFTLV: return "missingNDEFTLV"
+      case .multipleNDEFTLVs: return "multipleNDEFTLVs"
+      case .ndefNotContiguous: return "ndefNotContiguous"
+      case .invalidNDEFMessage: return "invalidNDEFMessage"
+      case .messageTooLarge: return "messageTooLarge"
+      case .readOnly: return "readOnly"
+      case .invalidImageSize: return "invalidImageSize"
+      case .checksumMismatch: return "checksumMismatch"
+      case .invalidAttributeInformation: return "invalidAttributeInformation"
+      case .writeInProgress: return "writeInProgress"
+      case .ndefLengthExceedsCapacity: return "ndefLengthExceedsCapacity"
+      case .bufferTooSmall: return "bufferTooSmall"
+      case .unexpectedStatusWord: return "unexpectedStatusWord"
+      case .responseTooShort: return "responseTooShort"
+      case .unexpectedResponse: return "unexpectedResponse"
+      case .invalidCCFile: return "invalidCCFile"
+      case .missingNDEFFileControl: return "missingNDEFFileControl"
+      case .invalidNDEFFileControl: return "invalidNDEFFileControl"
+      case .ndefFileNotReadable: return "ndefFileNotReadable"
+      case .ndefFileNotWritable: return "ndefFileNotWritable"
+      case .ndefLengthExceedsFile: return "ndefLengthExceedsFile"
+      case .procedureFinished: return "procedureFinished"
+      }
+    }
+
+    /// A short explanation for people.
+    public var message: String {
+      switch value {
+      case .truncatedImage: return "the image ends before a required structure"
+      case .invalidMagic: return "the capability container does not start with the NDEF magic number"
+      case .unsupportedVersion: return "the mapping major version is not supported"
+      case .invalidCapabilityContainer: return "a capability container field is out of range"
+      case .dataAreaExceedsImage: return "the declared data area runs past the end of the image"
+      case .truncatedTLV: return "the data area ends inside a TLV header"
+      case .tlvLengthExceedsDataArea: return "a TLV length runs past the end of the data area"
+      case .invalidControlTLV: return "a Lock or Memory Control TLV is malformed"
+      case .controlTLVAfterNDEF: return "a Lock or Memory Control TLV follows the NDEF TLV"
+      case .tooManyMemoryAreas: return "too many reserved and lock areas"
+      case .tooManyTLVs: return "too many TLVs"
+      case .unknownTLVType: return "the TLV type is reserved"
+      case .missingNDEFTLV: return "there is no NDEF TLV"
+      case .multipleNDEFTLVs: return "there is more than one NDEF TLV"
+      case .ndefNotContiguous: return "the NDEF message spans reserved or lock areas"
+      case .invalidNDEFMessage: return "the NDEF TLV does not hold a valid NDEF message"
+      case .messageTooLarge: return "the message does not fit in the data area"
+      case .readOnly: return "the tag is read-only"
+      case .invalidImageSize: return "the image size does not match the tag layout"
+      case .checksumMismatch: return "the Attribute Information Block checksum does not match"
+      case .invalidAttributeInformation: return "an Attribute Information Block field is out of range"
+      case .writeInProgress: return "WriteFlag shows an interrupted write"
+      case .ndefLengthExceedsCapacity: return "the NDEF length exceeds the tag capacity"
+      case .bufferTooSmall: return "the output buffer is too small"
+      case .unexpectedStatusWord: return "the tag answered an unexpected status word"
+      case .responseTooShort: return "the response data is shorter than needed"
+      case .unexpectedResponse: return "the response does not fit the command"
+      case .invalidCCFile: return "the CC file is malformed"
+      case .missingNDEFFileControl: return "the CC file has no NDEF File Control TLV"
+      case .invalidNDEFFileControl: return "the NDEF File Control TLV is malformed"
+      case .ndefFileNotReadable: return "the NDEF file may not be read"
+      case .ndefFileNotWritable: return "the NDEF file may not be written"
+      case .ndefLengthExceedsFile: return "NLEN is larger than the NDEF file"
+      case .procedureFinished: return "the procedure has finished"
+      }
+    }
+
+    /// The code's name.
+    public var description: String { name }
+  }
+}
+
+extension NFCTagError: CustomStringConvertible {
+  /// `code at offset N: message`, with the Type 4 step and status word when present.
+  public var description: String {
+    var text = "\(code.name) at offset \(offset): \(code.message)"
+    if let step { text += " (step \(step.name))" }
+    if let statusWord { text += " (SW \(statusWord.hexString))" }
+    return text
+  }
+}
+
+/// A rule broken by a tag image that lenient decoding accepted; the code is the error
+/// strict decoding throws.
+public struct NFCTagWarning: Sendable, Hashable, CustomStringConvertible {
+  /// The rule that was broken.
+  public let code: NFCTagError.Code
+  /// Absolute byte offset of the first offending byte.
+  public let offset: Int
+
+  /// Creates a warning.
+  public init(_ code: NFCTagError.Code, offset: Int) {
+    self.code = code
+    self.offset = offset
+  }
+
+  /// `code at offset N: message`.
+  public var description: String { "\(code.name) at offset \(offset): \(code.message)" }
+}

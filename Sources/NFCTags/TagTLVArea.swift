@@ -1,0 +1,243 @@
+import NDEF
+import NFCWire
+
+/// The result of scanning a tag's TLV area: the memory map with every area, where the
+/// NDEF TLV is, where a new one would go, and the rules lenient reading relaxed
+/// (T1T 1.2 §2.3, T2T 1.0 §2.3-§2.4, T5T 1.0 §4.3).
+///
+/// It holds no bytes; ``TagTLVAreaView`` pairs it with the image.
+public struct TagTLVArea: Sendable {
+  /// The memory map before any control TLV was read (the layout's default areas).
+  public let baseMap: TagMemoryMap
+  /// The memory map with the areas of the Lock Control and Memory Control TLVs added.
+  public let map: TagMemoryMap
+  /// The number of TLVs read (NULL TLVs included).
+  public let tlvCount: Int
+  /// The first NDEF TLV, if any.
+  public let ndefTLV: TagTLV?
+  /// Where a new NDEF TLV starts when writing: the first NDEF TLV, else the first TLV
+  /// after the control TLVs.
+  public let ndefInsertionOffset: Int
+  /// The rules the image broke that lenient decoding accepted; empty in strict mode.
+  public let warnings: [NFCTagWarning]
+
+  /// Scans the TLV area of `image` as laid out by `map`.
+  ///
+  /// - Throws: the scanner's errors, ``NFCTagError/Code/controlTLVAfterNDEF``,
+  ///   ``NFCTagError/Code/multipleNDEFTLVs``, ``NFCTagError/Code/unknownTLVType`` (offset:
+  ///   the T byte), ``NFCTagError/Code/missingNDEFTLV`` (offset: the data area start),
+  ///   ``NFCTagError/Code/tooManyTLVs`` (offset: the T byte).
+  ///   In lenient mode the TLVs after the first NDEF TLV never throw: a malformed one ends
+  ///   the scan with a warning, as the NDEF detection procedure never reads past it.
+  public init(image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions = .strict)
+    throws(NFCTagError)
+  {
+    let lenient = options.isLenient
+    var warnings: [NFCTagWarning] = []
+    var scanner = TagTLVScanner(image: image, map: map, options: options)
+    var count = 0
+    var counted = 0
+    var ndef: TagTLV? = nil
+    var insertion = scanner.position
+    while true {
+      let tlv: TagTLV
+      do {
+        guard let next = try scanner.next() else { break }
+        tlv = next
+      } catch {
+        guard lenient, ndef != nil || error.code == .truncatedTLV else { throw error }
+        warnings.append(NFCTagWarning(error.code, offset: error.offset))
+        break
+      }
+      count &+= 1
+      if tlv.type != .null {
+        counted &+= 1
+        guard counted <= options.maximumTLVCount else {
+          throw NFCTagError(.tooManyTLVs, offset: tlv.offset)
+        }
+      }
+      if let warning = scanner.lastWarning { warnings.append(warning) }
+      var broken: NFCTagError.Code? = nil
+      switch tlv.type {
+      case .null, .terminator:
+        break
+      case .lockControl, .memoryControl:
+        if ndef != nil { broken = .controlTLVAfterNDEF }
+      case .ndef:
+        if ndef == nil { ndef = tlv } else { broken = .multipleNDEFTLVs }
+      case .proprietary:
+        break
+      default:
+        broken = .unknownTLVType
+      }
+      if let broken {
+        guard lenient else { throw NFCTagError(broken, offset: tlv.offset) }
+        warnings.append(NFCTagWarning(broken, offset: tlv.offset))
+        if broken == .unknownTLVType && ndef != nil { break }
+      }
+      if ndef == nil && tlv.type != .null && tlv.type != .terminator {
+        insertion = scanner.position
+      }
+      if tlv.type == .terminator && ndef == nil { insertion = tlv.offset }
+    }
+    if ndef == nil {
+      guard lenient else {
+        throw NFCTagError(.missingNDEFTLV, offset: map.dataAreaStart)
+      }
+      warnings.append(NFCTagWarning(.missingNDEFTLV, offset: map.dataAreaStart))
+    }
+    self.baseMap = map
+    self.map = scanner.map
+    self.tlvCount = count
+    self.ndefTLV = ndef
+    self.ndefInsertionOffset = ndef?.offset ?? scanner.map.normalized(insertion)
+    self.warnings = warnings
+  }
+
+  /// The absolute offset of the first NDEF message byte, or `nil` without an NDEF TLV.
+  public var ndefMessageOffset: Int? { ndefTLV?.valueOffset }
+  /// The NDEF message length (0 for an empty NDEF TLV, `nil` without one).
+  public var ndefMessageLength: Int? { ndefTLV?.length }
+
+  /// Whether the NDEF message bytes are one run of the image (no area inside them).
+  public var isNDEFContiguous: Bool {
+    guard let tlv = ndefTLV else { return true }
+    return !map.intersectsArea(tlv.valueOffset, tlv.valueOffset &+ tlv.length)
+  }
+
+  /// The largest NDEF message a write can put in the data area: from the NDEF TLV (or
+  /// where it would go) to the end, less the TLV header (2 bytes, or 4 past 254 bytes).
+  public var maximumNDEFSize: Int {
+    let available = map.remaining(from: ndefInsertionOffset)
+    let short = min(available &- 2, 0xFE)
+    let long = min(available &- 4, 0xFFFE)
+    return max(0, max(short, long))
+  }
+
+  /// The number of data bytes in the data area (areas excluded).
+  public var dataByteCount: Int { map.dataByteCount }
+}
+
+/// A tag's TLV area over the image bytes: the TLVs, and the NDEF message as a view when
+/// it is contiguous (T2T 1.0 §2.3-§2.4).
+public struct TagTLVAreaView: ~Escapable {
+  /// The whole image.
+  public let image: RawSpan
+  /// The scan result.
+  public let area: TagTLVArea
+
+  /// Pairs an image with its scan.
+  @_lifetime(copy image)
+  public init(image: RawSpan, area: TagTLVArea) {
+    self.image = image
+    self.area = area
+  }
+
+  /// Scans the TLV area of `image`.
+  ///
+  /// - Throws: as ``TagTLVArea/init(image:map:options:)``.
+  @_lifetime(copy image)
+  public init(validating image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions = .strict)
+    throws(NFCTagError)
+  {
+    self.image = image
+    self.area = try TagTLVArea(image: image, map: map, options: options)
+  }
+
+  /// The TLVs in order, as the scan read them.
+  public var tlvs: TagTLVIterator {
+    @_lifetime(copy self)
+    get { TagTLVIterator(image: image, map: area.baseMap, count: area.tlvCount) }
+  }
+
+  /// Every TLV as an array (allocates).
+  public func tlvList() -> [TagTLV] {
+    var list: [TagTLV] = []
+    var iterator = tlvs
+    while let tlv = iterator.next() { list.append(tlv) }
+    return list
+  }
+
+  /// The NDEF message bytes when they are one run of the image (zero-copy), else `nil`
+  /// (also without an NDEF TLV). Empty for an empty NDEF TLV.
+  public var ndefBytes: RawSpan? {
+    @_lifetime(copy self)
+    get {
+      guard let tlv = area.ndefTLV, area.isNDEFContiguous else { return nil }
+      let end = tlv.valueOffset &+ tlv.length
+      guard tlv.valueOffset <= end, end <= image.byteCount else { return nil }
+      return image.extracting(tlv.valueOffset..<end)
+    }
+  }
+
+  /// The NDEF message bytes copied out of the data area, skipping lock and reserved
+  /// areas; the explicit step for messages that span them. Empty without a message.
+  public func assembledNDEFBytes() -> [UInt8] {
+    guard let tlv = area.ndefTLV else { return [] }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(tlv.length)
+    for p in area.map.positions(from: tlv.valueOffset, count: tlv.length) {
+      bytes.append(image.byte(at: p) ?? 0)
+    }
+    return bytes
+  }
+
+  /// The NDEF message as a view over the image.
+  ///
+  /// - Returns: `nil` for an empty NDEF TLV or none.
+  /// - Throws: ``NFCTagError/Code/ndefNotContiguous`` (offset: the message start) when it
+  ///   spans areas (use ``assembledNDEFBytes()``), ``NFCTagError/Code/invalidNDEFMessage``
+  ///   with the NDEF error.
+  @_lifetime(copy self)
+  public func messageView(options: NDEFDecodingOptions = .strict) throws(NFCTagError)
+    -> NDEFMessageView?
+  {
+    guard let tlv = area.ndefTLV, tlv.length > 0 else { return nil }
+    guard let bytes = ndefBytes else {
+      throw NFCTagError(.ndefNotContiguous, offset: tlv.valueOffset)
+    }
+    do {
+      return try NDEFMessageView(validating: bytes, baseOffset: tlv.valueOffset, options: options)
+    } catch {
+      throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error)
+    }
+  }
+
+  /// The NDEF message as an owned model, assembling it when it spans areas.
+  ///
+  /// - Returns: `nil` for an empty NDEF TLV or none.
+  /// - Throws: ``NFCTagError/Code/invalidNDEFMessage`` with the NDEF error (its offset
+  ///   relative to the message start when the message was assembled).
+  public func message(options: NDEFDecodingOptions = .strict) throws(NFCTagError) -> NDEFMessage? {
+    guard let tlv = area.ndefTLV, tlv.length > 0 else { return nil }
+    if area.isNDEFContiguous {
+      guard let view = try messageView(options: options) else { return nil }
+      do { return try NDEFMessage(view) } catch {
+        throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error)
+      }
+    }
+    let bytes = assembledNDEFBytes()
+    do { return try NDEFMessage(parsing: bytes, options: options) } catch {
+      throw NFCTagError(.invalidNDEFMessage, offset: tlv.valueOffset, ndefError: error)
+    }
+  }
+}
+
+/// Iterates the TLVs of a scanned area again, without allocating.
+public struct TagTLVIterator: ~Escapable {
+  var scanner: TagTLVScanner
+  var left: Int
+
+  @_lifetime(copy image)
+  init(image: RawSpan, map: TagMemoryMap, count: Int) {
+    self.scanner = TagTLVScanner(image: image, map: map, options: .lenient)
+    self.left = count
+  }
+
+  /// The next TLV, or `nil` after the last one the scan read.
+  public mutating func next() -> TagTLV? {
+    guard left > 0, let tlv = try? scanner.next() else { return nil }
+    left &-= 1
+    return tlv
+  }
+}

@@ -1,0 +1,156 @@
+import NDEF
+import NFCTags
+import NFCWire
+
+/// JSON for tag memory images `t1t`, `t2t`, `t3t`, `t5t` (see `shared/spec/cli-json.md`).
+enum TagOutput {
+  static func failure(_ error: NFCTagError) -> DecodeFailure {
+    DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message)
+  }
+
+  static func warningJSON(_ warning: NFCTagWarning) -> JSON {
+    .object([
+      ("code", .string(warning.code.name)), ("offset", .int(warning.offset)),
+      ("message", .string(warning.code.message)),
+    ])
+  }
+
+  static func tlvsJSON(_ view: borrowing TagTLVAreaView) -> JSON {
+    .array(
+      view.tlvList().map { tlv in
+        .object([
+          ("type", .int(Int(tlv.type.rawValue))), ("typeName", .string(tlv.type.name)),
+          ("offset", .int(tlv.offset)),
+          ("length", .int(tlv.length)),
+        ])
+      })
+  }
+
+  /// The `ndef` object: the message's offset, length and records (offsets absolute in the
+  /// image when the message is contiguous, else relative to the assembled bytes).
+  static func ndefJSON(_ bytes: [UInt8], offset: Int, options: NDEFDecodingOptions) throws(NDEFError) -> JSON
+  {
+    if bytes.isEmpty {
+      return .object([("offset", .int(offset)), ("length", .int(0)), ("records", .array([]))])
+    }
+    let message = try NDEFMessageView(validating: bytes.span, baseOffset: offset, options: options)
+    var records: [JSON] = []
+    var iterator = message.records
+    while let record = iterator.next() { records.append(try NDEFOutput.recordJSON(record, options: options)) }
+    return .object([("offset", .int(offset)), ("length", .int(bytes.count)), ("records", .array(records))])
+  }
+
+  static func envelope(
+    _ format: String, cc: [(String, JSON)], tlvs: JSON, ndef: JSON, dataAreaSize: Int, maxNDEFSize: Int,
+    readOnly: Bool, warnings: [NFCTagWarning]
+  ) -> JSON {
+    .object([
+      ("ok", .bool(true)), ("format", .string(format)), ("capabilityContainer", .object(cc)), ("tlvs", tlvs),
+      ("ndef", ndef), ("dataAreaSize", .int(dataAreaSize)), ("maxNDEFSize", .int(maxNDEFSize)),
+      ("readOnly", .bool(readOnly)), ("warnings", .array(warnings.map(warningJSON))),
+    ])
+  }
+
+  /// The NDEF message of a TLV area: a view's bytes when contiguous, assembled otherwise.
+  static func areaNDEF(_ area: borrowing TagTLVAreaView, options: NDEFDecodingOptions) throws(NDEFError)
+    -> JSON
+  {
+    guard let tlv = area.area.ndefTLV else { return .null }
+    let bytes: [UInt8]
+    if let span = area.ndefBytes { bytes = span.copiedBytes() } else { bytes = area.assembledNDEFBytes() }
+    return try ndefJSON(bytes, offset: tlv.valueOffset, options: options)
+  }
+
+  static func decode(
+    _ bytes: [UInt8], lenient: Bool,
+    _ body: (TagDecodingOptions, NDEFDecodingOptions) throws(NFCTagError) -> JSON
+  ) -> Result<JSON, DecodeFailure> {
+    do throws(NFCTagError) {
+      return .success(try body(lenient ? .lenient : .strict, lenient ? .lenient : .strict))
+    } catch {
+      if let inner = error.ndefError {
+        return .failure(
+          DecodeFailure(code: inner.code.name, offset: inner.offset, message: inner.code.message))
+      }
+      return .failure(failure(error))
+    }
+  }
+
+  static func wrapNDEF<T>(_ body: () throws(NDEFError) -> T) throws(NFCTagError) -> T {
+    do throws(NDEFError) { return try body() } catch {
+      throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error)
+    }
+  }
+
+  static func t1t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
+      let view = try Type1TagView(validating: bytes.span.bytes, options: options)
+      let cc = view.capabilityContainer
+      let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(view.tlvArea, options: ndefOptions) }
+      return envelope(
+        "t1t",
+        cc: [
+          ("magic", .int(Int(cc.magic))), ("version", .int(Int(cc.version))), ("size", .int(Int(cc.size))),
+          ("access", .int(Int(cc.access))), ("memorySize", .int(cc.memorySize)),
+          ("static", .bool(cc.isStatic)),
+        ], tlvs: tlvsJSON(view.tlvArea), ndef: ndef, dataAreaSize: view.dataAreaSize,
+        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly,
+        warnings: view.warnings + view.tlvArea.area.warnings)
+    }
+  }
+
+  static func t2t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
+      let view = try Type2TagView(validating: bytes.span.bytes, options: options)
+      let cc = view.capabilityContainer
+      let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(view.tlvArea, options: ndefOptions) }
+      return envelope(
+        "t2t",
+        cc: [
+          ("magic", .int(Int(cc.magic))), ("version", .int(Int(cc.version))), ("size", .int(Int(cc.size))),
+          ("access", .int(Int(cc.access))),
+        ], tlvs: tlvsJSON(view.tlvArea), ndef: ndef, dataAreaSize: view.dataAreaSize,
+        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly,
+        warnings: view.warnings + view.tlvArea.area.warnings)
+    }
+  }
+
+  static func t3t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
+      let view = try Type3TagView(validating: bytes.span.bytes, options: options)
+      let aib = view.attributeInformation
+      let ndefBytes = view.ndefBytes.copiedBytes()
+      let ndef = try wrapNDEF { () throws(NDEFError) in
+        try ndefJSON(ndefBytes, offset: Type3TagView.ndefOffset, options: ndefOptions)
+      }
+      return envelope(
+        "t3t",
+        cc: [
+          ("version", .int(Int(aib.version))), ("nbr", .int(Int(aib.blocksPerRead))),
+          ("nbw", .int(Int(aib.blocksPerWrite))), ("nmaxb", .int(aib.maximumBlocks)),
+          ("writeFlag", .int(Int(aib.writeFlag))), ("rwFlag", .int(Int(aib.accessFlag))),
+          ("ln", .int(aib.ndefLength)),
+          ("checksum", .int(Int(view.checksum))),
+        ], tlvs: .array([]), ndef: ndef, dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize,
+        readOnly: view.isReadOnly, warnings: view.warnings)
+    }
+  }
+
+  static func t5t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
+    decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
+      let view = try Type5TagView(validating: bytes.span.bytes, options: options)
+      let cc = view.capabilityContainer
+      let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(view.tlvArea, options: ndefOptions) }
+      return envelope(
+        "t5t",
+        cc: [
+          ("magic", .int(Int(cc.magic))), ("version", .int(cc.majorVersion * 10 + cc.minorVersion)),
+          ("size", .int(cc.byteCount)), ("access", .int(Int(cc.versionAndAccess & 0x0F))),
+          ("mlen", .int(cc.mlen)),
+          ("features", .int(Int(cc.features))),
+        ], tlvs: tlvsJSON(view.tlvArea), ndef: ndef, dataAreaSize: view.dataAreaSize,
+        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly,
+        warnings: view.warnings + view.tlvArea.area.warnings)
+    }
+  }
+}

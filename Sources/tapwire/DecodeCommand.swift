@@ -55,6 +55,15 @@ enum DecodeCommand {
     case .success(let value): bytes = value
     case .failure(let error): Tapwire.fail(error.message)
     }
+    if bytes.isEmpty {
+      let name = options.format?.name ?? "ndef"
+      if options.json {
+        print(NDEFOutput.errorJSON(format: name, code: "emptyInput", offset: 0, message: "the input is empty").serialized)
+      } else {
+        FileHandle.standardError.write(Data("tapwire: \(name): emptyInput at offset 0: the input is empty\n".utf8))
+      }
+      return 1
+    }
     let format = options.format ?? guessed(bytes)
     if options.json {
       let (json, ok) = format.json(bytes, options.lenient)

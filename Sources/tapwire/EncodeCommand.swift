@@ -2,12 +2,13 @@ import BLEAdvertising
 import Foundation
 import ISO7816
 import NDEF
+import NFCTags
 import NFCWire
 
 /// `tapwire encode`: builds NDEF messages (one record after another) or command APDUs.
 enum EncodeCommand {
   static let usage = """
-    usage: tapwire encode [-o FILE] [--chunk N] RECORD...
+    usage: tapwire encode [-o FILE] [--chunk N] [--image t2t:VARIANT] RECORD...
            tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
 
     Records, in message order:
@@ -20,7 +21,9 @@ enum EncodeCommand {
       wifi SSID KEY [AUTH]            a Wi-Fi configuration token (AUTH: wpa2 (default), open)
       bluetooth ADDRESS [NAME]        a Bluetooth BR/EDR OOB record (AA:BB:CC:DD:EE:FF)
 
-    Output: hex on standard output, or the bytes to FILE with -o.
+    Output: hex on standard output, or the bytes to FILE with -o. With --image t2t:VARIANT
+    (ntag213, ntag215, ntag216, ultralight, ...) the output is a formatted Type 2 tag memory
+    image holding the message, ready to write page by page.
 
     examples:
       tapwire encode uri https://example.com text --lang en "Hello"
@@ -32,6 +35,7 @@ enum EncodeCommand {
     if arguments.first == "capdu" { return runCommandAPDU(Array(arguments.dropFirst())) }
     var output: String?
     var chunk: Int?
+    var image: Type2TagVariant?
     var records: [NDEFRecord] = []
     var rest = arguments[...]
     func next(_ what: String) -> String {
@@ -45,6 +49,14 @@ enum EncodeCommand {
           print(usage)
           return 0
         case "-o": output = next("-o FILE")
+        case "--image":
+          let spec = next("--image t2t:VARIANT")
+          let names = Type2TagVariant.all.map { "t2t:" + imageKey($0) }
+          guard let variant = Type2TagVariant.all.first(where: { "t2t:" + imageKey($0) == spec.lowercased() }) else {
+            let hint = Suggestion.closest(to: spec, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            Tapwire.fail("unknown image '\(spec)' (known: \(names.joined(separator: ", ")))\(hint)")
+          }
+          image = variant
         case "--chunk":
           guard let size = Int(next("--chunk N")), size > 0 else {
             Tapwire.fail("--chunk needs a positive size")
@@ -137,6 +149,15 @@ enum EncodeCommand {
       }
       let bytes = try NDEFMessage(records: records).encodedBytes(
         options: NDEFEncodingOptions(maximumChunkPayloadSize: chunk))
+      if let image {
+        do throws(NFCTagError) {
+          let plan = try Type2Tag.writePlan(bytes, into: Type2Tag.formattedImage(image))
+          return emit(plan.finalImage, to: output)
+        } catch {
+          FileHandle.standardError.write(Data("tapwire: encode: \(error)\n".utf8))
+          return 1
+        }
+      }
       return emit(bytes, to: output)
     } catch {
       FileHandle.standardError.write(Data("tapwire: encode: \(error)\n".utf8))
@@ -144,8 +165,13 @@ enum EncodeCommand {
     }
   }
 
+  /// The command-line name of a Type 2 variant: `ntag215`, `ultralight`, `ultralightc`, ...
+  static func imageKey(_ variant: Type2TagVariant) -> String {
+    variant.name.lowercased().replacingOccurrences(of: "mifare ", with: "").replacingOccurrences(of: " ", with: "")
+  }
+
   static func isRecordKeyword(_ word: String) -> Bool {
-    ["uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "-o", "--chunk"].contains(
+    ["uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "-o", "--chunk", "--image"].contains(
       word)
   }
 

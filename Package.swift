@@ -14,6 +14,9 @@ let package = Package(
     .library(name: "ISO7816", targets: ["ISO7816"]),
     .library(name: "BLEAdvertising", targets: ["BLEAdvertising"]),
     .library(name: "NFCTags", targets: ["NFCTags"]),
+    .library(name: "NFCReader", targets: ["NFCReader"]),
+    .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
+    .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
@@ -29,6 +32,16 @@ let package = Package(
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
+    // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
+    .target(name: "NFCReader", swiftSettings: swiftSettings),
+    // libnfc 1.8 through pkg-config (Debian libnfc-dev).
+    .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+    // The only module that calls libnfc; unsafe uses marked under strict memory safety.
+    .target(
+      name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // A PN532 reader on a pseudo-terminal serving simulated tags.
+    .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
     .executableTarget(
       name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
@@ -90,6 +103,9 @@ let package = Package(
       name: "BLEAdvertisingTests", dependencies: ["BLEAdvertising", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "NFCTagsTests", dependencies: ["NFCTags", "NDEF", "ISO7816", "NFCWire"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(

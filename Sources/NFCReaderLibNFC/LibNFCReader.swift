@@ -1,0 +1,521 @@
+import CLibNFC
+import NFCReader
+import Synchronization
+
+/// Connection strings opened by this process (a second open is refused as busy).
+private let openConnstrings = Mutex<Set<String>>([])
+
+/// An open libnfc device acting as initiator: polls for tags and exchanges frames with
+/// them. Every libnfc call runs on the reader's own dispatch queue, off the cooperative
+/// pool; cancelling the calling task aborts the command in progress (`nfc_abort_command`).
+///
+/// As a ``ReaderConnection`` it belongs to one session: after ``close()`` every call
+/// throws ``ReaderError/Code/sessionEnded``.
+public final class LibNFCReader: ReaderConnection {
+  /// The device's connection string, such as `pn532_uart:/dev/pts/3`.
+  public let connstring: String
+  /// The device's name as libnfc reports it.
+  public let name: String
+  /// What ``poll()`` looks for, in this order.
+  public let modulations: [TargetModulation]
+  /// The timeout of one tag exchange (READ, WRITE, GET_VERSION); APDUs take their own.
+  public let exchangeTimeout: Duration
+  private let handle: LibNFCHandle
+  private let current = Mutex<Current>(Current())
+
+  private struct Current {
+    var uid: [UInt8]?
+    var generation: UInt64 = 0
+    var closed = false
+  }
+
+  private init(
+    handle: LibNFCHandle, connstring: String, name: String, modulations: [TargetModulation],
+    exchangeTimeout: Duration
+  ) {
+    self.handle = handle
+    self.connstring = connstring
+    self.name = name
+    self.modulations = modulations
+    self.exchangeTimeout = exchangeTimeout
+  }
+
+  /// Opens a device by connection string, or the first one libnfc finds when nil
+  /// (`nfc_open`), and makes it an initiator (`nfc_initiator_init`). Throws
+  /// ``ReaderError/Code/deviceBusy`` when it cannot be opened or is open already.
+  public static func open(
+    connstring: String? = nil, modulations: [TargetModulation] = TargetModulation.allCases,
+    exchangeTimeout: Duration = .seconds(1)
+  ) async throws(ReaderError) -> LibNFCReader {
+    if let connstring {
+      let fresh = openConnstrings.withLock { $0.insert(connstring).inserted }
+      guard fresh else { throw ReaderError(.deviceBusy, "\(connstring) is already open in this process") }
+    }
+    let handle = LibNFCHandle(label: "LibNFCReader \(connstring ?? "first device")")
+    let opened: (String, String)
+    do {
+      opened = try await handle.perform { $0.open(connstring) }
+    } catch {
+      if let connstring { _ = openConnstrings.withLock { $0.remove(connstring) } }
+      await handle.run { $0.close() }
+      throw error
+    }
+    if connstring == nil {
+      let fresh = openConnstrings.withLock { $0.insert(opened.0).inserted }
+      if !fresh {
+        await handle.run { $0.close() }
+        throw ReaderError(.deviceBusy, "\(opened.0) is already open in this process")
+      }
+    }
+    return LibNFCReader(
+      handle: handle, connstring: opened.0, name: opened.1, modulations: modulations,
+      exchangeTimeout: exchangeTimeout)
+  }
+
+  /// The connection strings libnfc finds (`nfc_list_devices`; includes `LIBNFC_DEVICE`).
+  public static func deviceConnstrings() async -> [String] {
+    let handle = LibNFCHandle(label: "LibNFCReader list")
+    return await handle.run { _ in LibNFCHandle.listDevices() }
+  }
+
+  /// Whether a reader of this process has the device open.
+  public static func isOpenInThisProcess(connstring: String) -> Bool {
+    openConnstrings.withLock { $0.contains(connstring) }
+  }
+
+  /// Whether the reader is still open.
+  public var isOpen: Bool { current.withLock { !$0.closed } }
+
+  /// Closes the device (`nfc_close`); tag handles become unusable. Runs even when the
+  /// calling task is cancelled.
+  public func close() async {
+    let first = current.withLock {
+      let first = !$0.closed
+      $0.closed = true
+      return first
+    }
+    guard first else { return }
+    await handle.run { $0.close() }
+    _ = openConnstrings.withLock { $0.remove(connstring) }
+  }
+
+  // MARK: Polling
+
+  /// Selects the first target answering one of ``modulations`` (one attempt each); for a
+  /// type A tag with SAK 0x00, asks GET_VERSION (raw `60`, CRC by the PN53x, through
+  /// InCommunicateThru) to tell the Type 2 variant. Nil when the field is empty.
+  public func poll() async throws(ReaderError) -> LibNFCTag? {
+    try checkOpen()
+    let modulations = self.modulations
+    let timeout = milliseconds(exchangeTimeout)
+    let found = try await handle.perform { handle -> Result<Detected?, ReaderError> in
+      for modulation in modulations {
+        switch handle.select(modulation.nfc, initiatorData: modulation.initiatorData) {
+        case .failure(let error):
+          if error.isDeviceFailure || error.code == .cancelled || error.code == .sessionEnded {
+            return .failure(error)
+          }
+        case .success(nil):
+          continue
+        case .success(let target?):
+          var detected = Detected(modulation: modulation, target: target)
+          if detected.kind == .type2(nil) { detected.identify(handle, timeout: timeout) }
+          return .success(detected)
+        }
+      }
+      return .success(nil)
+    }
+    return current.withLock { state in
+      guard let found else {
+        if state.uid != nil { state.generation += 1 }
+        state.uid = nil
+        return nil
+      }
+      if state.uid != found.uid {
+        state.generation += 1
+        state.uid = found.uid
+      }
+      return found.tag(generation: state.generation)
+    }
+  }
+
+  // MARK: Type 2
+
+  /// READ (0x30): 16 bytes, four pages from `page` (NFC Forum T2T 1.0, 5.1; the tag rolls
+  /// over past its last page).
+  public func readPages(startingAt page: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
+    guard (0...255).contains(page) else { throw ReaderError(.invalidArgument, "page \(page) is not 0...255") }
+    try requireType2(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) {
+      $0.transceive([0x30, UInt8(page)], capacity: 16, timeout: timeout)
+    }
+    guard answer.count == 16 else {
+      throw ReaderError(.tagError, "READ \(page) answered \(answer.count) bytes, not 16")
+    }
+    return answer
+  }
+
+  /// WRITE (0xA2): 4 bytes into `page` (T2T 1.0, 5.2). Pages 0-1 (UID) are refused here.
+  public func writePage(_ page: Int, _ bytes: [UInt8], to tag: LibNFCTag) async throws(ReaderError) {
+    guard bytes.count == 4 else {
+      throw ReaderError(.invalidArgument, "a page has 4 bytes, got \(bytes.count)")
+    }
+    let last = (tag.type2Variant?.pageCount ?? 256) - 1
+    guard (2...last).contains(page) else {
+      throw ReaderError(.invalidArgument, "page \(page) is not writable (2...\(last))")
+    }
+    try requireType2(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    _ = try await exchange(tag) {
+      $0.transceive([0xA2, UInt8(page)] + bytes, capacity: 16, timeout: timeout)
+    }
+  }
+
+  /// The raw memory image: for a Type 2 tag `pageCount` pages (default: the variant's),
+  /// read 4 pages at a time; for a Type 3 tag the attribute block and its data blocks; for
+  /// a Type 1 tag its 120 bytes of static memory (dynamic memory is not read).
+  public func readMemory(of tag: LibNFCTag, pageCount: Int? = nil) async throws(ReaderError) -> [UInt8] {
+    if tag.kind == .type3 { return try await readType3Memory(of: tag) }
+    if tag.kind == .type1 {
+      // The 120 bytes of static memory, one READ each (as libnfc's nfc-jewel reads).
+      var image: [UInt8] = []
+      for address in 0..<120 { image.append(try await readType1Byte(at: address, of: tag)) }
+      return image
+    }
+    guard let pages = pageCount ?? tag.type2Variant?.pageCount else {
+      throw ReaderError(
+        .unsupportedFeature, "memory dumps need a Type 2 tag of known size (\(tag.kind.name))")
+    }
+    guard (1...256).contains(pages) else {
+      throw ReaderError(.invalidArgument, "page count \(pages) is not 1...256")
+    }
+    var image: [UInt8] = []
+    image.reserveCapacity(pages * 4)
+    var page = 0
+    while page < pages {
+      let chunk = try await readPages(startingAt: page, of: tag)
+      image += chunk.prefix(min(16, (pages - page) * 4))
+      page += 4
+    }
+    return image
+  }
+
+  /// A Type 3 dump: the attribute information block, then its NmaxB data blocks, read Nbr
+  /// blocks per Check (T3T 1.0 section 6.1).
+  private func readType3Memory(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
+    let attribute = try await readBlocks(startingAt: 0, count: 1, of: tag)
+    let perCheck = max(1, min(15, Int(attribute[1])))
+    let total = Int(attribute[3]) << 8 | Int(attribute[4])
+    var image = attribute
+    var block = 1
+    while block <= total {
+      let count = min(perCheck, total - block + 1)
+      image += try await readBlocks(startingAt: block, count: count, of: tag)
+      block += count
+    }
+    return image
+  }
+
+  // MARK: Type 1
+
+  /// READ (0x01): one byte of a Type 1 tag's static memory (NFC Forum T1T 1.0, 5.4); the
+  /// PN53x adds the UID and CRC.
+  public func readType1Byte(at address: Int, of tag: LibNFCTag) async throws(ReaderError) -> UInt8 {
+    guard (0..<120).contains(address) else {
+      throw ReaderError(.invalidArgument, "address \(address) is not 0...119")
+    }
+    try requireType1(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) {
+      $0.transceive([0x01, UInt8(address)], capacity: 8, timeout: timeout)
+    }
+    guard answer.count == 1 else {
+      throw ReaderError(.tagError, "READ answered \(answer.count) bytes, not 1")
+    }
+    return answer[0]
+  }
+
+  /// WRITE-E (0x53): erases and writes one byte (T1T 1.0, 5.5). Block 0 (UID) is refused.
+  public func writeType1Byte(_ value: UInt8, at address: Int, to tag: LibNFCTag) async throws(ReaderError) {
+    guard (8..<120).contains(address) else {
+      throw ReaderError(.invalidArgument, "address \(address) is not 8...119")
+    }
+    try requireType1(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) {
+      $0.transceive([0x53, UInt8(address), value], capacity: 8, timeout: timeout)
+    }
+    guard answer == [value] else { throw ReaderError(.tagError, "WRITE-E did not echo the written byte") }
+  }
+
+  private func requireType1(_ tag: LibNFCTag) throws(ReaderError) {
+    guard tag.kind == .type1 else {
+      throw ReaderError(.unsupportedFeature, "byte commands need a Type 1 tag (\(tag.kind.name))")
+    }
+  }
+
+  // MARK: Type 3
+
+  /// Check (0x06) without encryption: `count` blocks of 16 bytes from `block` of
+  /// `service` (default 000B, the NDEF read service; NFC Forum T3T 1.0 section 5, JIS X
+  /// 6319-4). Sent as a raw FeliCa frame `LEN 06 IDm ...` through InCommunicateThru, as
+  /// libnfc's `nfc-read-forum-tag3` does.
+  public func readBlocks(startingAt block: Int, count: Int, of tag: LibNFCTag, service: UInt16 = 0x000B)
+    async throws(ReaderError) -> [UInt8]
+  {
+    guard (1...15).contains(count) else {
+      throw ReaderError(.invalidArgument, "block count \(count) is not 1...15")
+    }
+    let answer = try await felica(
+      0x06, tag, service: service, blocks: Array(block..<(block + count)), data: [])
+    guard answer.count == 1 + count * 16, Int(answer[0]) == count else {
+      throw ReaderError(.tagError, "Check answered \(answer.count) bytes for \(count) blocks")
+    }
+    return Array(answer.dropFirst())
+  }
+
+  /// Update (0x08) without encryption: writes `data` (a multiple of 16 bytes) from `block`
+  /// of `service` (default 0009, the NDEF write service).
+  public func writeBlocks(startingAt block: Int, _ data: [UInt8], to tag: LibNFCTag, service: UInt16 = 0x0009)
+    async throws(ReaderError)
+  {
+    guard !data.isEmpty, data.count % 16 == 0, data.count <= 15 * 16 else {
+      throw ReaderError(.invalidArgument, "Update writes 1...15 blocks of 16 bytes, got \(data.count) bytes")
+    }
+    _ = try await felica(
+      0x08, tag, service: service, blocks: Array(block..<(block + data.count / 16)), data: data)
+  }
+
+  private func felica(_ command: UInt8, _ tag: LibNFCTag, service: UInt16, blocks: [Int], data: [UInt8])
+    async throws(ReaderError) -> [UInt8]
+  {
+    guard tag.kind == .type3 else {
+      throw ReaderError(.unsupportedFeature, "block commands need a FeliCa tag (\(tag.kind.name))")
+    }
+    guard blocks.allSatisfy({ (0...0xFFFF).contains($0) }) else {
+      throw ReaderError(.invalidArgument, "block numbers are 0...65535")
+    }
+    var body: [UInt8] = [command] + tag.uid + [0x01, UInt8(truncatingIfNeeded: service), UInt8(service >> 8)]
+    body.append(UInt8(blocks.count))
+    for number in blocks {
+      if number < 0x100 {
+        body += [0x80, UInt8(number)]
+      } else {
+        body += [0x00, UInt8(number >> 8), UInt8(truncatingIfNeeded: number)]
+      }
+    }
+    body += data
+    guard body.count < 255 else { throw ReaderError(.invalidArgument, "the FeliCa frame is too long") }
+    let answer = try await transceiveRaw([UInt8(body.count + 1)] + body, with: tag)
+    guard answer.count >= 12, Int(answer[0]) == answer.count, answer[1] == command + 1,
+      Array(answer[2..<10]) == tag.uid
+    else { throw ReaderError(.tagError, "malformed FeliCa answer (\(answer.count) bytes)") }
+    guard answer[10] == 0, answer[11] == 0 else {
+      let flags = hexPair(answer[10], answer[11])
+      throw ReaderError(.tagError, "the tag answered status flags \(flags)")
+    }
+    return Array(answer.dropFirst(12))
+  }
+
+  // MARK: ISO-DEP and raw frames
+
+  /// Sends a command APDU to an ISO-DEP tag and returns the response APDU (data and
+  /// status word), through `nfc_initiator_transceive_bytes` (InDataExchange: the PN53x does
+  /// the ISO/IEC 14443-4 block framing).
+  public func exchangeAPDU(_ command: [UInt8], with tag: LibNFCTag, timeout: Duration = .seconds(5))
+    async throws(ReaderError) -> [UInt8]
+  {
+    guard tag.kind == .type4 else {
+      throw ReaderError(.unsupportedFeature, "APDUs need an ISO-DEP tag (\(tag.kind.name))")
+    }
+    guard command.count >= 4 else {
+      throw ReaderError(.invalidArgument, "a command APDU has at least 4 bytes")
+    }
+    let ms = milliseconds(timeout)
+    let answer = try await exchange(tag) { $0.transceive(command, capacity: 264, timeout: ms) }
+    guard answer.count >= 2 else {
+      throw ReaderError(.tagError, "the response APDU has \(answer.count) bytes, no status word")
+    }
+    return answer
+  }
+
+  /// Sends a raw frame (InCommunicateThru, no easy framing). With `handlesCRC` false the
+  /// caller appends CRC_A and gets the answer's CRC back.
+  public func transceiveRaw(_ frame: [UInt8], with tag: LibNFCTag, handlesCRC: Bool = true)
+    async throws(ReaderError) -> [UInt8]
+  {
+    let timeout = milliseconds(exchangeTimeout)
+    return try await exchange(tag) { handle in
+      if case .failure(let error) = handle.setProperty(NP_EASY_FRAMING, false) { return .failure(error) }
+      if !handlesCRC, case .failure(let error) = handle.setProperty(NP_HANDLE_CRC, false) {
+        return .failure(error)
+      }
+      let result = handle.transceive(frame, capacity: 264, timeout: timeout)
+      if !handlesCRC { _ = handle.setProperty(NP_HANDLE_CRC, true) }
+      _ = handle.setProperty(NP_EASY_FRAMING, true)
+      return result
+    }
+  }
+
+  // MARK: Checks
+
+  private func checkOpen() throws(ReaderError) {
+    guard current.withLock({ !$0.closed }) else {
+      throw ReaderError(.sessionEnded, "the reader was closed (its session ended)")
+    }
+  }
+
+  private func validate(_ tag: LibNFCTag) throws(ReaderError) {
+    try checkOpen()
+    guard current.withLock({ $0.generation == tag.generation && $0.uid == tag.uid }) else {
+      throw ReaderError(.sessionEnded, "this tag handle is stale: the tag left or another was detected since")
+    }
+  }
+
+  private func requireType2(_ tag: LibNFCTag) throws(ReaderError) {
+    guard case .type2 = tag.kind else {
+      throw ReaderError(.unsupportedFeature, "page commands need a Type 2 tag (\(tag.kind.name))")
+    }
+  }
+
+  /// Runs one exchange; on a failed exchange, selects the tag again to tell a tag that
+  /// left (``ReaderError/Code/tagLost``) from one that refused (``ReaderError/Code/tagError``).
+  private func exchange<T: Sendable>(
+    _ tag: LibNFCTag, _ body: @escaping @Sendable (LibNFCHandle) -> Result<T, ReaderError>
+  ) async throws(ReaderError) -> T {
+    try validate(tag)
+    let modulation = tag.modulation
+    let uid = tag.uid
+    do {
+      return try await handle.perform { handle -> Result<T, ReaderError> in
+        let result = body(handle)
+        guard case .failure(var error) = result, error.code == .tagLost || error.code == .timeout else {
+          return result
+        }
+        let again = handle.select(
+          modulation.nfc, initiatorData: modulation == .iso14443A ? uid : modulation.initiatorData)
+        switch again {
+        case .success(.some):
+          if error.code == .tagLost {
+            error.code = .tagError
+            error.message += "; the tag is in the field but refused the command"
+          }
+        case .success(.none):
+          error.code = .tagLost
+          error.message += "; the tag left the field"
+        case .failure(let other):
+          if other.isDeviceFailure { error = other }
+        }
+        return .failure(error)
+      }
+    } catch {
+      if error.code == .tagLost {
+        current.withLock {
+          if $0.generation == tag.generation {
+            $0.generation += 1
+            $0.uid = nil
+          }
+        }
+      }
+      throw error
+    }
+  }
+}
+
+/// A selected target, decoded on the reader's queue.
+struct Detected: Sendable {
+  var modulation: TargetModulation
+  var uid: [UInt8] = []
+  var atqa: [UInt8] = []
+  var sak: UInt8?
+  var ats: [UInt8] = []
+  var version: [UInt8]?
+  var kind: TagKind = .unknown
+
+  init(modulation: TargetModulation, target: nfc_target) {
+    self.modulation = modulation
+    switch modulation {
+    case .iso14443A:
+      // unsafe: reading a union member; libnfc filled `nai` because the target was selected as type A.
+      let info = unsafe target.nti.nai
+      uid = tupleBytes(info.abtUid, count: min(info.szUidLen, 10))
+      atqa = tupleBytes(info.abtAtqa, count: 2)
+      sak = info.btSak
+      ats = tupleBytes(info.abtAts, count: min(info.szAtsLen, 254))
+      switch info.btSak {
+      case let s where s & 0x20 != 0: kind = .type4
+      case 0x00: kind = .type2(nil)
+      case 0x08, 0x09, 0x18, 0x19, 0x88: kind = .mifareClassic
+      default: kind = .unknown
+      }
+    case .iso14443B:
+      // unsafe: union member `nbi`, filled for a type B selection.
+      uid = tupleBytes(unsafe target.nti.nbi.abtPupi, count: 4)
+      kind = .type4
+    case .felica212, .felica424:
+      // unsafe: union member `nfi`, filled for a FeliCa selection.
+      uid = tupleBytes(unsafe target.nti.nfi.abtId, count: 8)
+      kind = .type3
+    case .jewel:
+      // unsafe: union member `nji`, filled for a Jewel selection.
+      let info = unsafe target.nti.nji
+      uid = tupleBytes(info.btId, count: 4)
+      atqa = tupleBytes(info.btSensRes, count: 2)
+      kind = .type1
+    }
+  }
+
+  /// GET_VERSION through InCommunicateThru; without an answer the tag is a plain
+  /// Ultralight, selected again (a tag that got no valid command goes back to IDLE).
+  mutating func identify(_ handle: LibNFCHandle, timeout: Int32) {
+    var answer: [UInt8]? = nil
+    if case .success = handle.setProperty(NP_EASY_FRAMING, false) {
+      if case .success(let bytes) = handle.transceive([0x60], capacity: 16, timeout: timeout) {
+        answer = bytes
+      }
+      _ = handle.setProperty(NP_EASY_FRAMING, true)
+    }
+    if let answer, let variant = Type2Variant(version: answer) {
+      version = answer
+      kind = .type2(variant)
+    } else {
+      kind = .type2(.ultralight)
+      _ = handle.select(modulation.nfc, initiatorData: uid)
+    }
+  }
+
+  func tag(generation: UInt64) -> LibNFCTag {
+    LibNFCTag(
+      modulation: modulation, uid: uid, atqa: atqa, sak: sak, ats: ats, version: version, kind: kind,
+      generation: generation)
+  }
+}
+
+extension TargetModulation {
+  var nfc: nfc_modulation {
+    switch self {
+    case .iso14443A: nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
+    case .iso14443B: nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106)
+    case .felica212: nfc_modulation(nmt: NMT_FELICA, nbr: NBR_212)
+    case .felica424: nfc_modulation(nmt: NMT_FELICA, nbr: NBR_424)
+    case .jewel: nfc_modulation(nmt: NMT_JEWEL, nbr: NBR_106)
+    }
+  }
+
+  /// Initiator data for a first select: AFI 00 for type B, a FeliCa polling request
+  /// (system code FFFF, request code 01, time slot 00).
+  var initiatorData: [UInt8] {
+    switch self {
+    case .iso14443B: [0x00]
+    case .felica212, .felica424: [0x00, 0xFF, 0xFF, 0x01, 0x00]
+    case .iso14443A, .jewel: []
+    }
+  }
+}
+
+/// Milliseconds for libnfc's `int timeout`, at least 1.
+func milliseconds(_ duration: Duration) -> Int32 {
+  let (seconds, attoseconds) = duration.components
+  return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+}

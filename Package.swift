@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
+    .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
   ],
@@ -38,13 +39,18 @@ let package = Package(
     .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
     // The only module that calls libnfc; unsafe uses marked under strict memory safety.
     .target(
-      name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816"],
+      name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
     .executableTarget(
       name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
+      swiftSettings: swiftSettings),
+
+    // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
+    .executableTarget(
+      name: "tapwire-nfc", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator"],
       swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
@@ -111,6 +117,7 @@ let package = Package(
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
       swiftSettings: swiftSettings),
-    .testTarget(name: "TapwireCLITests", dependencies: ["tapwire"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),
   ]
 )

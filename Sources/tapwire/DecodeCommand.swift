@@ -58,9 +58,12 @@ enum DecodeCommand {
     if bytes.isEmpty {
       let name = options.format?.name ?? "ndef"
       if options.json {
-        print(NDEFOutput.errorJSON(format: name, code: "emptyInput", offset: 0, message: "the input is empty").serialized)
+        print(
+          NDEFOutput.errorJSON(format: name, code: "emptyInput", offset: 0, message: "the input is empty")
+            .serialized)
       } else {
-        FileHandle.standardError.write(Data("tapwire: \(name): emptyInput at offset 0: the input is empty\n".utf8))
+        FileHandle.standardError.write(
+          Data("tapwire: \(name): emptyInput at offset 0: the input is empty\n".utf8))
       }
       return 1
     }

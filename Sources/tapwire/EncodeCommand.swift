@@ -52,7 +52,8 @@ enum EncodeCommand {
         case "--image":
           let spec = next("--image t2t:VARIANT")
           let names = Type2TagVariant.all.map { "t2t:" + imageKey($0) }
-          guard let variant = Type2TagVariant.all.first(where: { "t2t:" + imageKey($0) == spec.lowercased() }) else {
+          guard let variant = Type2TagVariant.all.first(where: { "t2t:" + imageKey($0) == spec.lowercased() })
+          else {
             let hint = Suggestion.closest(to: spec, among: names).map { "; did you mean '\($0)'?" } ?? ""
             Tapwire.fail("unknown image '\(spec)' (known: \(names.joined(separator: ", ")))\(hint)")
           }
@@ -167,11 +168,15 @@ enum EncodeCommand {
 
   /// The command-line name of a Type 2 variant: `ntag215`, `ultralight`, `ultralightc`, ...
   static func imageKey(_ variant: Type2TagVariant) -> String {
-    variant.name.lowercased().replacingOccurrences(of: "mifare ", with: "").replacingOccurrences(of: " ", with: "")
+    variant.name.lowercased().replacingOccurrences(of: "mifare ", with: "").replacingOccurrences(
+      of: " ", with: "")
   }
 
   static func isRecordKeyword(_ word: String) -> Bool {
-    ["uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "-o", "--chunk", "--image"].contains(
+    [
+      "uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "-o", "--chunk",
+      "--image",
+    ].contains(
       word)
   }
 

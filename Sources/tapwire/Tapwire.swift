@@ -9,11 +9,15 @@ struct Tapwire {
     usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
            tapwire encode [-o FILE] [--chunk N] RECORD...
            tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
+           tapwire read [--device CONNSTRING] [--json] [--dump]
+           tapwire simulate [--tag ntag215] [--image FILE]
            tapwire help [COMMAND]
 
     commands:
       decode   decode INPUT (hex text, a file, or standard input when absent or "-")
       encode   build an NDEF message from records, or a command APDU
+      read     read a tag on a libnfc reader and decode its memory
+      simulate run a simulated PN532 reader (for testing NFC programs without hardware)
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -51,13 +55,18 @@ struct Tapwire {
       exit(DecodeCommand.run(arguments))
     case "encode":
       exit(EncodeCommand.run(arguments))
+    case "read":
+      exit(ReaderCommands.read(arguments))
+    case "simulate":
+      exit(ReaderCommands.simulate(arguments))
     case "help", "-h", "--help":
       let text =
         arguments.first == "decode" ? decodeUsage : arguments.first == "encode" ? EncodeCommand.usage : usage
       print(text)
       exit(0)
     default:
-      let suggestion = Suggestion.closest(to: command, among: ["decode", "encode", "help"])
+      let suggestion = Suggestion.closest(
+        to: command, among: ["decode", "encode", "read", "simulate", "help"])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

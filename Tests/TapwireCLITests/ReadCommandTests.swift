@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `tapwire simulate` and `tapwire read` end to end: the simulated PN532 on a pty, libnfc's
+/// pn532_uart driver in `tapwire-nfc`, and the decoding in `tapwire`.
+@Suite("tapwire read and simulate", .timeLimit(.minutes(1)))
+struct ReadCommandTests {
+  /// Starts `tapwire simulate` and returns it with its libnfc connection string.
+  static func startSimulator(image: String) throws -> (Process, Pipe, String) {
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["simulate", "--tag", "ntag215", "--image", image]
+    process.currentDirectoryURL = CLI.root
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    var text = ""
+    let handle = output.fileHandleForReading
+    while !text.contains("pn532_uart:"), text.count < 4096 {
+      let chunk = handle.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    let connstring = text.split(separator: "\n").first { $0.hasPrefix("pn532_uart:") }.map(String.init) ?? ""
+    return (process, input, connstring)
+  }
+
+  @Test func readsASimulatedNTAG215() throws {
+    let (simulator, input, connstring) = try Self.startSimulator(
+      image: "Corpus/tags/seeds/t2t-ntag215-smartposter.bin")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    #expect(connstring.hasPrefix("pn532_uart:/dev/pts/"))
+    let result = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try CLI.object(result.stdout)
+    #expect(object["format"] as? String == "t2t")
+    let ndef = try #require(object["ndef"] as? [String: Any])
+    let record = try #require((ndef["records"] as? [[String: Any]])?.first)
+    #expect((record["decoded"] as? [String: Any])?["kind"] as? String == "smartPoster")
+    let dump = try CLI.run(["read", "--device", connstring, "--dump", "--json"])
+    let image = try #require(try CLI.object(dump.stdout)["image"] as? String)
+    let file = try Data(
+      contentsOf: CLI.root.appendingPathComponent("Corpus/tags/seeds/t2t-ntag215-smartposter.bin"))
+    #expect(image == file.map { String(format: "%02x", $0) }.joined())
+  }
+
+  @Test func noReaderIsAClearError() throws {
+    let result = try CLI.run(["read", "--device", "pn532_uart:/dev/null-no-such-device", "--timeout", "1"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("no reader"))
+  }
+}

@@ -50,7 +50,7 @@ let package = Package(
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
     .executableTarget(
-      name: "tapwire-nfc", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator"],
+      name: "tapwire-nfc", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF"],
       swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.

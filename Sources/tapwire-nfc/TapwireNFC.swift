@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCReader
 import NFCReaderLibNFC
 import PN532Simulator
@@ -15,7 +16,8 @@ struct TapwireNFC {
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag (blank, or
                 the memory image in FILE); prints the device path and the libnfc
                 connection string, and runs until standard input closes
-      dump      wait for a tag and print its format and memory image as "t2t <hex>"
+      dump      wait for a tag and print its format and bytes: "t2t <memory image hex>" for
+                Type 2, "ndef <message hex>" for Type 4
     """
 
   static func fail(_ message: String, status: Int32 = 2) -> Never {

@@ -43,9 +43,18 @@ import Synchronization
 
   // MARK: On the queue only
 
+  /// libnfc's context setup and teardown (`nfc_init`, `nfc_open`, `nfc_list_devices`,
+  /// `nfc_close`, `nfc_exit`) read its global log and configuration state and the
+  /// environment; they are not thread-safe, so every handle takes this lock for them.
+  static let library = Mutex<Void>(())
+
   /// `nfc_init`, `nfc_open` (first device when `connstring` is nil), `nfc_initiator_init`.
   /// Returns the connstring and the device name.
   func open(_ connstring: String?) -> Result<(String, String), ReaderError> {
+    Self.library.withLock { _ in openLocked(connstring) }
+  }
+
+  private func openLocked(_ connstring: String?) -> Result<(String, String), ReaderError> {
     var newContext: OpaquePointer? = nil
     // unsafe: nfc_init stores a context pointer into a live local.
     unsafe nfc_init(&newContext)
@@ -68,12 +77,12 @@ import Synchronization
     let rc = unsafe nfc_initiator_init(opened)
     if rc < 0 {
       let error = code(rc).error("nfc_initiator_init")
-      close()
+      closeLocked()
       return .failure(error)
     }
     // Poll once per call (no infinite select), so every select returns promptly.
     if case .failure(let error) = setProperty(NP_INFINITE_SELECT, false) {
-      close()
+      closeLocked()
       return .failure(error)
     }
     // unsafe: the device is open; libnfc returns NUL-terminated strings owned by the device.
@@ -85,6 +94,11 @@ import Synchronization
 
   /// `nfc_close` and `nfc_exit`; idempotent.
   func close() {
+    Self.library.withLock { _ in closeLocked() }
+  }
+
+  /// ``close()`` for a caller that holds ``library``.
+  private func closeLocked() {
     let wasOpen = gate.withLock {
       let wasOpen = $0
       $0 = false
@@ -145,6 +159,10 @@ import Synchronization
 
   /// The connection strings libnfc lists (`nfc_list_devices`, at most 16).
   static func listDevices() -> [String] {
+    library.withLock { _ in listDevicesLocked() }
+  }
+
+  private static func listDevicesLocked() -> [String] {
     var context: OpaquePointer? = nil
     // unsafe: nfc_init stores a context pointer into a live local.
     unsafe nfc_init(&context)

@@ -25,10 +25,15 @@ enum CLI {
   }
 
   /// Runs `tapwire` with `arguments` in the repository root, feeding `stdin`.
-  static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+  static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
+    -> Result
+  {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.currentDirectoryURL = root
     let out = Pipe()
     let err = Pipe()

@@ -49,6 +49,20 @@ struct ReadCommandTests {
     #expect(image == file.map { String(format: "%02x", $0) }.joined())
   }
 
+  /// Without --device, libnfc opens the first device, which LIBNFC_DEVICE names.
+  @Test func opensTheDeviceNamedByLIBNFCDEVICE() throws {
+    let (simulator, input, connstring) = try Self.startSimulator(
+      image: "Corpus/tags/seeds/t2t-ntag215-smartposter.bin")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    let result = try CLI.run(
+      ["read", "--json", "--timeout", "10"], environment: ["LIBNFC_DEVICE": connstring])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try CLI.object(result.stdout)["format"] as? String == "t2t")
+  }
+
   @Test func noReaderIsAClearError() throws {
     let result = try CLI.run(["read", "--device", "pn532_uart:/dev/null-no-such-device", "--timeout", "1"])
     #expect(result.status == 1)

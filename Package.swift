@@ -50,7 +50,8 @@ let package = Package(
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
     .executableTarget(
-      name: "tapwire-nfc", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF"],
+      name: "tapwire-nfc",
+      dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF", "NFCWire"],
       swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.

@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCReader
 import NFCReaderLibNFC
+import NFCWire
 import PN532Simulator
 
 /// `tapwire-nfc`: the commands that touch a reader (libnfc) or run the PN532 simulator.
@@ -10,12 +11,13 @@ import PN532Simulator
 @main
 struct TapwireNFC {
   static let usage = """
-    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight] [--image FILE]
+    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4] [--image FILE]
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag (blank, or
-                the memory image in FILE); prints the device path and the libnfc
-                connection string, and runs until standard input closes
+                the memory image in FILE) or a Type 4 tag (FILE: its NDEF message);
+                prints the device path and the libnfc connection string, and runs
+                until standard input closes
       dump      wait for a tag and print its format and bytes: "t2t <memory image hex>" for
                 Type 2, "ndef <message hex>" for Type 4
     """
@@ -47,23 +49,36 @@ struct TapwireNFC {
       "ntag213": .ntag213, "ntag215": .ntag215, "ntag216": .ntag216, "ultralight": .ultralight,
     ]
     let name = value(after: "--tag", in: arguments) ?? "ntag215"
-    guard let product = products[name] else {
-      fail("unknown tag '\(name)' (\(products.keys.sorted().joined(separator: ", ")))")
+    let image: [UInt8]?
+    if let path = value(after: "--image", in: arguments) {
+      guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+      image = [UInt8](data)
+    } else {
+      image = nil
     }
-    let tag: SimulatedType2Tag
+    let tag: SimulatedTag
     do throws(SimulatorError) {
-      if let path = value(after: "--image", in: arguments) {
-        guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
-        tag = try SimulatedType2Tag(product: product, memory: [UInt8](data))
+      if name == "type4" {
+        // For a Type 4 tag, --image is the NDEF message held in its NDEF file.
+        let system = Type4FileSystem.ndef(message: image ?? [0xD0, 0x00, 0x00])
+        tag = .type4(try SimulatedType4Tag(uid: [0x08, 0x54, 0x57, 0x04], applet: .fileSystem(system)))
       } else {
-        tag = try SimulatedType2Tag(product: product, uid: [0x04, 0x54, 0x57, 0x01, 0x02, 0x03, 0x04])
+        guard let product = products[name] else {
+          fail("unknown tag '\(name)' (\((products.keys.sorted() + ["type4"]).joined(separator: ", ")))")
+        }
+        if let image {
+          tag = .type2(try SimulatedType2Tag(product: product, memory: image))
+        } else {
+          tag = .type2(
+            try SimulatedType2Tag(product: product, uid: [0x04, 0x54, 0x57, 0x01, 0x02, 0x03, 0x04]))
+        }
       }
     } catch {
       fail("\(error)", status: 1)
     }
     let simulator: PN532Simulator
     do throws(SimulatorError) {
-      simulator = try PN532Simulator(tag: .type2(tag))
+      simulator = try PN532Simulator(tag: tag)
     } catch {
       fail("\(error)", status: 1)
     }
@@ -71,6 +86,27 @@ struct TapwireNFC {
     // Serve until standard input closes (the caller stops us by closing it, or by PID).
     _ = FileHandle.standardInput.readDataToEndOfFile()
     simulator.close()
+  }
+
+  /// "t2t <memory image>" for a Type 2 tag, "ndef <message>" for a Type 4 tag (read
+  /// through the Type 4 NDEF procedure; an empty tag gives the Empty record).
+  static func read(_ tag: LibNFCTag, with reader: LibNFCReader) async throws(ReaderError) -> String {
+    switch tag.kind {
+    case .type2:
+      return "t2t " + Hex.string(try await reader.readMemory(of: tag))
+    case .type4:
+      do throws(LibNFCNDEFError) {
+        let message = try await reader.readNDEF(from: tag)
+        return "ndef " + Hex.string((try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00])
+      } catch {
+        if let readerError = error.readerError { throw readerError }
+        throw ReaderError(.tagError, "\(error)")
+      }
+    default:
+      throw ReaderError(
+        .unsupportedFeature,
+        "tag \(Hex.string(tag.uid)) is \(tag.kind); only Type 2 and Type 4 tags are read here yet")
+    }
   }
 
   static func dump(_ arguments: [String]) async {
@@ -86,15 +122,9 @@ struct TapwireNFC {
     while ContinuousClock.now < deadline {
       do throws(ReaderError) {
         if let tag = try await reader.poll() {
-          guard case .type2 = tag.kind else {
-            await reader.close()
-            fail(
-              "tag \(tag.uid.map { String(format: "%02X", $0) }.joined()) is \(tag.kind); only Type 2 dumps here yet",
-              status: 1)
-          }
-          let image = try await reader.readMemory(of: tag)
-          print("t2t " + image.map { String(format: "%02x", $0) }.joined())
+          let line = try await read(tag, with: reader)
           await reader.close()
+          print(line)
           return
         }
       } catch {

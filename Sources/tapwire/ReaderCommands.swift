@@ -6,11 +6,11 @@ import NFCWire
 enum ReaderCommands {
   static let readUsage = """
     usage: tapwire read [--device CONNSTRING] [--timeout SECONDS] [--json] [--dump] [--lenient]
-           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight] [--image FILE]
+           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4] [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
-                pn532_uart:/dev/ttyUSB0) and print its memory decoded like `decode --as t2t`;
-                --dump prints the raw memory image instead
+                pn532_uart:/dev/ttyUSB0): a Type 2 tag's memory decoded like `decode --as t2t`,
+                a Type 4 tag's NDEF message like `decode --as ndef`; --dump prints the bytes
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 

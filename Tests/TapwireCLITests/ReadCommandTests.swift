@@ -6,10 +6,10 @@ import Testing
 @Suite("tapwire read and simulate", .timeLimit(.minutes(1)))
 struct ReadCommandTests {
   /// Starts `tapwire simulate` and returns it with its libnfc connection string.
-  static func startSimulator(image: String) throws -> (Process, Pipe, String) {
+  static func startSimulator(image: String, tag: String = "ntag215") throws -> (Process, Pipe, String) {
     let process = Process()
     process.executableURL = CLI.executable
-    process.arguments = ["simulate", "--tag", "ntag215", "--image", image]
+    process.arguments = ["simulate", "--tag", tag, "--image", image]
     process.currentDirectoryURL = CLI.root
     let input = Pipe()
     let output = Pipe()
@@ -47,6 +47,21 @@ struct ReadCommandTests {
     let file = try Data(
       contentsOf: CLI.root.appendingPathComponent("Corpus/tags/seeds/t2t-ntag215-smartposter.bin"))
     #expect(image == file.map { String(format: "%02x", $0) }.joined())
+  }
+
+  @Test func readsTheNDEFMessageOfASimulatedType4Tag() throws {
+    let (simulator, input, connstring) = try Self.startSimulator(
+      image: "Corpus/ndef/seeds/uri-http-www-nfc-com.ndef", tag: "type4")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    let result = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try CLI.object(result.stdout)
+    #expect(object["format"] as? String == "ndef")
+    let record = try #require((object["records"] as? [[String: Any]])?.first)
+    #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "http://www.nfc.com")
   }
 
   /// Without --device, libnfc opens the first device, which LIBNFC_DEVICE names.

@@ -96,16 +96,11 @@ public struct NDEFRecordView: ~Escapable {
       throw NDEFError(.payloadExceedsLimit, offset: offset)
     }
     if !isChunked { return payload.copiedBytes() }
-    var result: [UInt8] = []
-    result.reserveCapacity(payloadLength)
-    var iterator = chunks
-    while let chunk = iterator.next() {
-      let part = chunk.payload
-      for i in 0..<part.byteCount {
-        if let byte = part.byte(at: i) { result.append(byte) }
-      }
+    // One allocation of the summed length, one bulk copy per chunk.
+    return encodeToArray(count: payloadLength) { (output: inout OutputSpan<UInt8>) in
+      var iterator = chunks
+      while let chunk = iterator.next() { output.appendBytes(chunk.payload) }
     }
-    return result
   }
 }
 

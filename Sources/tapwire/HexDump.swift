@@ -29,10 +29,7 @@ enum HexDump {
     return line + [String(repeating: " ", count: column) + "^^ offset \(offset)"]
   }
 
-  static func byteHex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-  }
+  static func byteHex(_ byte: UInt8) -> String { Hex.string([byte]) }
 
   static func offsetText(_ offset: Int) -> String {
     let text = String(offset, radix: 16)

@@ -7,16 +7,15 @@ enum ISO7816Output {
     DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message)
   }
 
-  static func byteHex(_ byte: UInt8) -> String { Hex.string([byte]) }
-
   static func capdu(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     do throws(APDUError) {
       let view = try CommandAPDUView(validating: bytes.span)
       return .success(
         .object([
-          ("ok", .bool(true)), ("format", .string("capdu")), ("cla", .string(byteHex(view.cla.rawValue))),
-          ("ins", .string(byteHex(view.ins.rawValue))), ("p1", .string(byteHex(view.p1))),
-          ("p2", .string(byteHex(view.p2))), ("case", .string(view.apduCase.name)),
+          ("ok", .bool(true)), ("format", .string("capdu")),
+          ("cla", .string(HexDump.byteHex(view.cla.rawValue))),
+          ("ins", .string(HexDump.byteHex(view.ins.rawValue))), ("p1", .string(HexDump.byteHex(view.p1))),
+          ("p2", .string(HexDump.byteHex(view.p2))), ("case", .string(view.apduCase.name)),
           ("data", .string(Hex.string(view.data))), ("ne", view.ne.map { .int($0) } ?? .null),
           ("chaining", .bool(view.cla.isChaining)),
           ("secureMessaging", .string(view.cla.secureMessaging.name)),

@@ -78,8 +78,6 @@ public struct SmartPosterView: ~Escapable {
     var mimeType: RawSpan? = nil
     var titleCount = 0
     var iconCount = 0
-    var languages: Set<[UInt8]> = []
-    var firstLanguage: [UInt8]? = nil
     var records = message.records
     while let record = records.next() {
       if Self.isIcon(record) { iconCount += 1 }
@@ -97,16 +95,6 @@ public struct SmartPosterView: ~Escapable {
         let title = try TextRecordView(validating: record, options: options)
         sink.warnings += title.warnings
         titleCount += 1
-        let language = title.languageCode.copiedBytes().map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        // Only posters with several titles pay for the set.
-        if let first = firstLanguage {
-          if languages.isEmpty { languages.insert(first) }
-          if !languages.insert(language).inserted {
-            try sink.report(.smartPosterDuplicateTitle, at: record.offset)
-          }
-        } else {
-          firstLanguage = language
-        }
       } else if record.hasType(.wellKnown, Self.actionType) {
         guard record.payload.byteCount == 1, let value = record.payload.byte(at: 0), value <= 2 else {
           try sink.report(.smartPosterInvalidAction, at: record.payloadOffset)
@@ -128,6 +116,22 @@ public struct SmartPosterView: ~Escapable {
       }
     }
     if uriCount == 0 { try sink.report(.smartPosterMissingURI, at: baseOffset) }
+    // One title per language (§3.3.2): checked only when there are several, so a poster
+    // with at most one title decodes without allocating.
+    if titleCount > 1 {
+      var languages: Set<[UInt8]> = []
+      var again = message.records
+      while let record = again.next() {
+        guard record.hasType(.wellKnown, TextRecordView.type), !record.isChunked,
+          let title = try? TextRecordView(
+            validating: record.payload, baseOffset: record.payloadOffset, options: .lenient)
+        else { continue }
+        let language = title.languageCode.copiedBytes().map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        if !languages.insert(language).inserted {
+          try sink.report(.smartPosterDuplicateTitle, at: record.offset)
+        }
+      }
+    }
     self.message = message
     self.uri = uri
     self.action = action

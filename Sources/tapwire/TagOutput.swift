@@ -61,6 +61,17 @@ enum TagOutput {
     return try ndefJSON(bytes, offset: tlv.valueOffset, options: options)
   }
 
+  /// The object for a tag whose NDEF lives in a TLV area (Types 1, 2 and 5).
+  static func tlvImage(
+    _ format: String, cc: [(String, JSON)], area: borrowing TagTLVAreaView, dataAreaSize: Int,
+    maxNDEFSize: Int, readOnly: Bool, warnings: [NFCTagWarning], options: NDEFDecodingOptions
+  ) throws(NFCTagError) -> JSON {
+    let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(area, options: options) }
+    return envelope(
+      format, cc: cc, tlvs: tlvsJSON(area), ndef: ndef, dataAreaSize: dataAreaSize, maxNDEFSize: maxNDEFSize,
+      readOnly: readOnly, warnings: warnings + area.area.warnings)
+  }
+
   static func decode(
     _ bytes: [UInt8], lenient: Bool,
     _ body: (TagDecodingOptions, NDEFDecodingOptions) throws(NFCTagError) -> JSON
@@ -86,16 +97,15 @@ enum TagOutput {
     decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
       let view = try Type1TagView(validating: bytes.span.bytes, options: options)
       let cc = view.capabilityContainer
-      let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(view.tlvArea, options: ndefOptions) }
-      return envelope(
+      return try tlvImage(
         "t1t",
         cc: [
           ("magic", .int(Int(cc.magic))), ("version", .int(Int(cc.version))), ("size", .int(Int(cc.size))),
           ("access", .int(Int(cc.access))), ("memorySize", .int(cc.memorySize)),
           ("static", .bool(cc.isStatic)),
-        ], tlvs: tlvsJSON(view.tlvArea), ndef: ndef, dataAreaSize: view.dataAreaSize,
-        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly,
-        warnings: view.warnings + view.tlvArea.area.warnings)
+        ], area: view.tlvArea, dataAreaSize: view.dataAreaSize,
+        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly, warnings: view.warnings,
+        options: ndefOptions)
     }
   }
 
@@ -103,15 +113,14 @@ enum TagOutput {
     decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
       let view = try Type2TagView(validating: bytes.span.bytes, options: options)
       let cc = view.capabilityContainer
-      let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(view.tlvArea, options: ndefOptions) }
-      return envelope(
+      return try tlvImage(
         "t2t",
         cc: [
           ("magic", .int(Int(cc.magic))), ("version", .int(Int(cc.version))), ("size", .int(Int(cc.size))),
           ("access", .int(Int(cc.access))),
-        ], tlvs: tlvsJSON(view.tlvArea), ndef: ndef, dataAreaSize: view.dataAreaSize,
-        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly,
-        warnings: view.warnings + view.tlvArea.area.warnings)
+        ], area: view.tlvArea, dataAreaSize: view.dataAreaSize,
+        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly, warnings: view.warnings,
+        options: ndefOptions)
     }
   }
 
@@ -140,17 +149,16 @@ enum TagOutput {
     decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
       let view = try Type5TagView(validating: bytes.span.bytes, options: options)
       let cc = view.capabilityContainer
-      let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(view.tlvArea, options: ndefOptions) }
-      return envelope(
+      return try tlvImage(
         "t5t",
         cc: [
           ("magic", .int(Int(cc.magic))), ("version", .int(cc.majorVersion * 10 + cc.minorVersion)),
           ("size", .int(cc.byteCount)), ("access", .int(Int(cc.versionAndAccess & 0x0F))),
           ("mlen", .int(cc.mlen)),
           ("features", .int(Int(cc.features))),
-        ], tlvs: tlvsJSON(view.tlvArea), ndef: ndef, dataAreaSize: view.dataAreaSize,
-        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly,
-        warnings: view.warnings + view.tlvArea.area.warnings)
+        ], area: view.tlvArea, dataAreaSize: view.dataAreaSize,
+        maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly, warnings: view.warnings,
+        options: ndefOptions)
     }
   }
 }

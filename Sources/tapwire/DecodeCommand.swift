@@ -50,13 +50,43 @@ enum DecodeCommand {
   static func run(_ arguments: [String]) -> Int32 {
     let options = parse(arguments)
     if options.lines { return runLines(options) }
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     switch Input.bytes(operand: options.operand) {
     case .success(let value): bytes = value
     case .failure(let error): Tapwire.fail(error.message)
     }
+    var chosen = options.format
+    let path = options.operand.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    if let kind = DumpFile.kind(of: bytes, path: path) {
+      switch DumpFile.image(bytes, kind: kind) {
+      case .success(let image):
+        bytes = image
+        if chosen == nil {
+          chosen = .t2t
+          FileHandle.standardError.write(
+            Data(
+              "tapwire: input read as a \(kind.rawValue) (\(image.count) bytes of pages), decoded as t2t\n"
+                .utf8))
+        }
+      case .failure(let failure):
+        let name = chosen?.name ?? "t2t"
+        if options.json {
+          print(
+            NDEFOutput.errorJSON(
+              format: name, code: failure.code, offset: failure.offset, message: failure.message
+            )
+            .serialized)
+        } else {
+          FileHandle.standardError.write(
+            Data(
+              "tapwire: \(kind.rawValue): \(failure.code) at offset \(failure.offset): \(failure.message)\n"
+                .utf8))
+        }
+        return 1
+      }
+    }
     if bytes.isEmpty {
-      let name = options.format?.name ?? "ndef"
+      let name = chosen?.name ?? "ndef"
       if options.json {
         print(
           NDEFOutput.errorJSON(format: name, code: "emptyInput", offset: 0, message: "the input is empty")
@@ -67,7 +97,7 @@ enum DecodeCommand {
       }
       return 1
     }
-    let format = options.format ?? guessed(bytes)
+    let format = chosen ?? guessed(bytes)
     if options.json {
       let (json, ok) = format.json(bytes, options.lenient)
       print(json.serialized)
@@ -75,7 +105,7 @@ enum DecodeCommand {
     }
     switch format.human(bytes, options.lenient) {
     case .success(let lines):
-      print(lines.joined(separator: "\n"))
+      print((Terminal.colours(STDOUT_FILENO) ? Terminal.highlighted(lines) : lines).joined(separator: "\n"))
       return 0
     case .failure(let failure):
       reportFailure(failure, format: format, bytes: bytes)
@@ -91,7 +121,8 @@ enum DecodeCommand {
   }
 
   static func reportFailure(_ failure: DecodeFailure, format: Format, bytes: [UInt8]) {
-    var text = "tapwire: \(format.name): \(failure.code) at offset \(failure.offset): \(failure.message)\n"
+    var text = "tapwire: \(format.name): \(failure.code) at offset \(failure.offset): \(failure.message)"
+    text = (Terminal.colours(STDERR_FILENO) ? Terminal.red + text + Terminal.reset : text) + "\n"
     text += HexDump.caret(bytes, at: failure.offset).joined(separator: "\n") + "\n"
     FileHandle.standardError.write(Data(text.utf8))
   }

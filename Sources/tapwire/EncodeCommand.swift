@@ -10,6 +10,8 @@ enum EncodeCommand {
   static let usage = """
     usage: tapwire encode [-o FILE] [--chunk N] [--image t2t:VARIANT] RECORD...
            tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
+           tapwire encode adv [--name NAME] [--uuid16 XXXX]... [--manufacturer COMPANY:HEX]... [--extended]
+             (Bluetooth LE advertising data; 'tapwire encode adv --help' lists every option)
 
     Records, in message order:
       uri URI                         NFC Forum URI record (the longest prefix is abbreviated)
@@ -29,10 +31,12 @@ enum EncodeCommand {
       tapwire encode uri https://example.com text --lang en "Hello"
       tapwire encode -o poster.ndef smartposter https://example.com --title en:Example --action do
       tapwire encode capdu 00 A4 04 00 A000000151000000 --le 256
+      tapwire encode adv --name Reader --uuid16 180F --tx-power -4
     """
 
   static func run(_ arguments: [String]) -> Int32 {
     if arguments.first == "capdu" { return runCommandAPDU(Array(arguments.dropFirst())) }
+    if arguments.first == "adv" { return runAdvertising(Array(arguments.dropFirst())) }
     var output: String?
     var chunk: Int?
     var image: Type2TagVariant?
@@ -139,7 +143,8 @@ enum EncodeCommand {
           records.append(try BluetoothOOB(address: address, advertising: advertising).record())
         default:
           let known = [
-            "uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "capdu", "-o",
+            "uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "capdu", "adv",
+            "-o",
           ]
           let hint = Suggestion.closest(to: word, among: known).map { "; did you mean '\($0)'?" } ?? ""
           Tapwire.fail("unknown record kind '\(word)'\(hint)")

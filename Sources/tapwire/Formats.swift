@@ -17,7 +17,7 @@ struct Format: Sendable {
   /// How likely `bytes` is this format (0 = not at all), for `--as` detection.
   let likelihood: @Sendable (_ bytes: [UInt8]) -> Int
 
-  static let all: [Format] = [ndef, btsnoop, hci, t2t, t1t, t5t, t3t, bertlv, adv, capdu, rapdu]
+  static let all: [Format] = [ndef, btsnoop, hci, t2t, t1t, t5t, t3t, t4t, bertlv, adv, capdu, rapdu]
 
   /// A format whose JSON comes from `decode`, and whose human tree renders that JSON.
   static func simple(
@@ -60,6 +60,8 @@ struct Format: Sendable {
   static let t1t = simple("t1t", "NFC Forum Type 1 tag memory", likelihood: 70, TagOutput.t1t)
   static let t2t = simple("t2t", "NFC Forum Type 2 tag memory", likelihood: 75, TagOutput.t2t)
   static let t3t = simple("t3t", "NFC Forum Type 3 tag memory", likelihood: 60, TagOutput.t3t)
+  /// A Type 4 CC file (optionally followed by its NDEF file): below the memory images.
+  static let t4t = simple("t4t", "NFC Forum Type 4 tag CC file", likelihood: 55, T4TOutput.t4t)
   static let t5t = simple("t5t", "NFC Forum Type 5 tag memory", likelihood: 65, TagOutput.t5t)
   static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu)
   /// A bare status word of a known category reads best as a response APDU.

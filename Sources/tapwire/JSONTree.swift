@@ -19,6 +19,15 @@ enum JSONTree {
     if key == "prefixCode", case .int(let code) = value, code < URIRecordView.prefixes.count {
       return " = \"\(URIRecordView.prefixes[code])\""
     }
+    // Type 4 CC file access conditions (T4T 3.0 §5.1.2): 00 granted, FF none, 80-FE proprietary.
+    if key == "readAccess" || key == "writeAccess", case .int(let condition) = value {
+      switch condition {
+      case 0x00: return " = granted"
+      case 0xFF: return " = no access"
+      case 0x80...0xFE: return " = proprietary"
+      default: return " = reserved"
+      }
+    }
     return ""
   }
 

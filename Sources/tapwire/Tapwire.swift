@@ -9,13 +9,14 @@ struct Tapwire {
     usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
            tapwire encode [-o FILE] [--chunk N] RECORD...
            tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
+           tapwire encode adv [--name NAME] [--uuid16 XXXX] [--manufacturer COMPANY:HEX] [--extended]
            tapwire read [--device CONNSTRING] [--json] [--dump]
            tapwire simulate [--tag ntag215] [--image FILE]
            tapwire help [COMMAND]
 
     commands:
       decode   decode INPUT (hex text, a file, or standard input when absent or "-")
-      encode   build an NDEF message from records, or a command APDU
+      encode   build an NDEF message from records, a command APDU or BLE advertising data
       read     read a tag on a libnfc reader and decode its memory
       simulate run a simulated PN532 reader (for testing NFC programs without hardware)
       help     show this text, or a command's help
@@ -29,6 +30,9 @@ struct Tapwire {
     Decodes INPUT: hex text (spaces, colons and 0x allowed), a file (binary or hex text),
     or standard input when INPUT is absent or "-". Without --as the format is guessed and
     the guess is stated on standard error.
+    Tag dump files are read into their page image and decoded as t2t: Flipper Zero .nfc
+    files (NTAG/Ultralight), Proxmark3 JSON dumps (FileType mfu) and libnfc .mfd images.
+    t4t input is a Type 4 CC file, optionally followed by the NDEF file (NLEN, message).
 
     options:
       --as FORMAT   the input format: \(Format.all.map(\.name).joined(separator: ", "))
@@ -40,6 +44,8 @@ struct Tapwire {
     examples:
       tapwire decode d1010855016e66632e636f6d
       tapwire decode --json Corpus/ndef/seeds/uri-100-records.ndef
+      tapwire decode --as t4t 000F20003B00340406E10400FF0000
+      tapwire decode Corpus/tags/dumps/t2t-ntag215-smartposter.nfc
       printf 'd00000\\nd1\\n' | tapwire decode --lines --json
     """
 

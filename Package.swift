@@ -51,12 +51,14 @@ let package = Package(
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
     .executableTarget(
       name: "tapwire-nfc",
-      dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF", "NFCWire"],
+      dependencies: [
+        "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816", "NFCTags",
+      ],
       swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
+      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator"],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -92,6 +94,12 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzType4Procedure", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzType4Procedure",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzReaderDiscovery", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderDiscovery",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),

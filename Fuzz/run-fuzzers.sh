@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
 # Builds every fuzz target with libFuzzer and AddressSanitizer and runs each for SECONDS on
 # its seed corpus and dictionary; prints execs/s, coverage and features per target.
-# Exits non-zero when any target crashes, leaks, times out or breaks its oracle; the
+# Exits non-zero when any target crashes, leaks, times out, is slow or breaks its oracle; the
 # offending input is printed in hex and kept in Fuzz/out/<target>/.
 #
 #   Fuzz/run-fuzzers.sh [SECONDS] [TARGET...]      (default: 30 s, every target)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
+# Per-input bounds: FUZZ_MAX_MS per input (checked by the targets' driver: the fastest of
+# three runs must be within it), 64 MB per allocation (-malloc_limit_mb); total RSS is capped
+# at 256 MB because AddressSanitizer's shadow memory alone puts a target near 70 MB.
+max_ms=${FUZZ_MAX_MS:-10}
 shift || true
-all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzType4Procedure)
+all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzType4Procedure FuzzReaderDiscovery FuzzPN532Frame)
 targets=("${@:-${all_targets[@]}}")
 # Each target's corpus folders under Corpus/ and its dictionary.
 declare -A corpus=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndefrecord" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" )
 declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" )
 
 scratch=.build/fuzz
 products=()
@@ -45,7 +49,7 @@ for t in "${targets[@]}"; do
   dict=()
   [ -f "Fuzz/Dictionaries/${dictionary[$t]}.dict" ] && dict=(-dict="Fuzz/Dictionaries/${dictionary[$t]}.dict")
   # ASan's quarantine is kept small so -rss_limit_mb measures the target, not the sanitizer.
-  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=8:detect_leaks=1 \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=8:detect_leaks=1 TAPWIRE_FUZZ_MAX_MS="$max_ms" \
     "$bin/$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=256 -malloc_limit_mb=64 \
     -print_final_stats=1 -artifact_prefix="$out/artifacts/" "${dict[@]}" \
     "$out/corpus" "${seeds[@]}" >"$out/log.txt" 2>&1
@@ -58,7 +62,7 @@ for t in "${targets[@]}"; do
   if [ $rc -eq 0 ] && [ -n "$done_line" ]; then result=ok; else result="FAILED (exit $rc)"; status=1; fi
   printf '%-16s %10s %12s %8s %8s %s\n' "$t" "${rate:-?}" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$result"
   if [ "$result" != ok ]; then
-    grep -E "ERROR|SUMMARY|oracle|Fatal error|==[0-9]+==" "$out/log.txt" | head -20
+    grep -E "ERROR|SUMMARY|oracle|slow input|Fatal error|==[0-9]+==" "$out/log.txt" | head -20
     for a in "$out"/artifacts/*; do
       [ -f "$a" ] || continue
       echo "input $a:"; xxd "$a" | head -20

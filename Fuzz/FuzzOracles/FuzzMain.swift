@@ -3,6 +3,29 @@ import Foundation
 /// The oracle the running fuzz target checks (libFuzzer's C callback cannot capture it).
 nonisolated(unsafe) private var currentCheck: (([UInt8]) throws(OracleFailure) -> Void)?
 
+/// The time one input may take, in ms (environment `TAPWIRE_FUZZ_MAX_MS`); libFuzzer's own
+/// `-timeout` counts whole seconds only.
+nonisolated(unsafe) private var inputTimeLimit: Int?
+
+/// Runs the current oracle on `input`; with a time limit set, an input over it is run twice
+/// more and, when the fastest of the three runs is still over, reported as a slow input
+/// (libFuzzer keeps it as a crash artifact).
+private func timedCheck(_ input: [UInt8]) throws(OracleFailure) {
+  guard let limit = inputTimeLimit else {
+    try currentCheck?(input)
+    return
+  }
+  let clock = ContinuousClock()
+  var fastest = Duration.seconds(3600)
+  for _ in 0..<3 {
+    let start = clock.now
+    try currentCheck?(input)
+    fastest = min(fastest, clock.now - start)
+    if fastest <= .milliseconds(limit) { return }
+  }
+  fatalError("slow input: \(fastest) for \(input.count) bytes (limit \(limit) ms)")
+}
+
 /// The whole `main` of a fuzz target: with `-DFUZZING`, runs libFuzzer on `check`; without,
 /// replays the files named on the command line (default: `Corpus/<folder>` for each of
 /// `corpus`) through `check` and exits 1 on any failure.
@@ -11,9 +34,11 @@ public func fuzzMain(
 ) -> Never {
   #if FUZZING
     currentCheck = check
+    inputTimeLimit = ProcessInfo.processInfo.environment["TAPWIRE_FUZZ_MAX_MS"].flatMap(Int.init)
     exit(
       runFuzzer { data, size in
-        do { try currentCheck?(fuzzInput(data, size)) } catch { fatalError("oracle: \(error)") }
+        let input = fuzzInput(data, size)
+        do { try timedCheck(input) } catch { fatalError("oracle: \(error)") }
         return 0
       })
   #else

@@ -28,7 +28,9 @@ public struct TagTLVArea: Sendable {
   ///   the T byte), ``NFCTagError/Code/missingNDEFTLV`` (offset: the data area start),
   ///   ``NFCTagError/Code/tooManyTLVs`` (offset: the T byte).
   ///   In lenient mode the TLVs after the first NDEF TLV never throw: a malformed one ends
-  ///   the scan with a warning, as the NDEF detection procedure never reads past it.
+  ///   the scan with a warning, as the NDEF detection procedure never reads past it. In both
+  ///   modes an empty NDEF TLV (the INITIALIZED state) ends the scan quietly at the first
+  ///   malformed or out-of-place TLV after it: those bytes are unspecified (a torn write).
   public init(image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions = .strict)
     throws(NFCTagError)
   {
@@ -39,12 +41,17 @@ public struct TagTLVArea: Sendable {
     var counted = 0
     var ndef: TagTLV? = nil
     var insertion = scanner.position
+    var finalMap: TagMemoryMap? = nil
     while true {
       let tlv: TagTLV
+      let mapBeforeTLV = scanner.map
       do {
         guard let next = try scanner.next() else { break }
         tlv = next
       } catch {
+        // After an empty NDEF TLV the tag is INITIALIZED (T2T §4.4.1, T1T §4.4.1) and what
+        // follows is unspecified, e.g. the body of an interrupted write: the scan ends there.
+        if ndef?.length == 0 { break }
         guard lenient, ndef != nil || error.code == .truncatedTLV else { throw error }
         warnings.append(NFCTagWarning(error.code, offset: error.offset))
         break
@@ -70,6 +77,11 @@ public struct TagTLVArea: Sendable {
       default:
         broken = .unknownTLVType
       }
+      if broken != nil && ndef?.length == 0 && ndef?.offset != tlv.offset {
+        count &-= 1
+        finalMap = mapBeforeTLV
+        break
+      }
       if let broken {
         guard lenient else { throw NFCTagError(broken, offset: tlv.offset) }
         warnings.append(NFCTagWarning(broken, offset: tlv.offset))
@@ -87,7 +99,7 @@ public struct TagTLVArea: Sendable {
       warnings.append(NFCTagWarning(.missingNDEFTLV, offset: map.dataAreaStart))
     }
     self.baseMap = map
-    self.map = scanner.map
+    self.map = finalMap ?? scanner.map
     self.tlvCount = count
     self.ndefTLV = ndef
     self.ndefInsertionOffset = ndef?.offset ?? scanner.map.normalized(insertion)

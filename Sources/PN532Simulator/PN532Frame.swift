@@ -1,7 +1,7 @@
 /// PN532 host-link framing (PN532 user manual 6.2.1): `00 00 FF LEN LCS TFI DATA DCS 00`,
 /// extended frames `00 00 FF FF FF LENM LENL LCS TFI DATA DCS 00`, ACK `00 00 FF 00 FF 00`
 /// and NACK `00 00 FF FF 00 00`.
-enum PN532Frame: Equatable {
+package enum PN532Frame: Equatable {
   /// A host command: the command code and its parameters (TFI `D4` stripped).
   case command([UInt8])
   /// The host's ACK (libnfc sends one to abort the running command).
@@ -15,8 +15,10 @@ enum PN532Frame: Equatable {
   static let errorBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
 
   /// Takes the next complete frame out of `buffer`, skipping wake-up bytes and anything
-  /// malformed; nil when more bytes are needed.
-  static func next(from buffer: inout [UInt8]) -> PN532Frame? {
+  /// malformed; nil when more bytes are needed. The postamble is left in place (the next
+  /// start-code search skips it), so the frames found never depend on how the bytes were
+  /// split into reads.
+  package static func next(from buffer: inout [UInt8]) -> PN532Frame? {
     while true {
       var start: Int? = nil
       var i = 0
@@ -37,11 +39,11 @@ enum PN532Frame: Equatable {
       let len = buffer[2]
       let lcs = buffer[3]
       if len == 0x00 && lcs == 0xFF {
-        buffer.removeFirst(min(5, buffer.count))
+        buffer.removeFirst(4)
         return .ack
       }
       if len == 0xFF && lcs == 0x00 {
-        buffer.removeFirst(min(5, buffer.count))
+        buffer.removeFirst(4)
         return .nack
       }
       var dataStart = 4
@@ -62,8 +64,7 @@ enum PN532Frame: Equatable {
       let data = Array(buffer[dataStart..<(dataStart + count)])
       let dcs = buffer[dataStart + count]
       let sum = data.reduce(Int(dcs)) { $0 + Int($1) }
-      let end = dataStart + count + 1
-      buffer.removeFirst(buffer.count > end && buffer[end] == 0x00 ? end + 1 : end)
+      buffer.removeFirst(dataStart + count + 1)
       guard sum & 0xFF == 0, data.count >= 2, data[0] == 0xD4 else { continue }
       return .command(Array(data.dropFirst()))
     }

@@ -8,11 +8,16 @@ import PN532Simulator
 /// `tapwire-nfc`: the commands that touch a reader (libnfc) or run the PN532 simulator.
 /// `tapwire read`, `tapwire simulate` and `tapwire apdu` run it, so that `tapwire` itself
 /// builds and runs without libnfc.
+/// The cross-process lock on the device, held until the process exits.
+nonisolated(unsafe) var heldLock: DeviceLock?
+
 @main
 struct TapwireNFC {
   static let usage = """
     usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4] [--image FILE]
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
+           tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
+           tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag (blank, or
                 the memory image in FILE) or a Type 4 tag (FILE: its NDEF message);
@@ -20,6 +25,9 @@ struct TapwireNFC {
                 until standard input closes
       dump      wait for a tag and print its format and bytes: "t2t <memory image hex>" for
                 Type 2, "ndef <message hex>" for Type 4
+      write     wait for a Type 2 or Type 4 tag, write the NDEF message, read it back
+      apdu      wait for an ISO-DEP tag, run the script (progress on standard error) or
+                send each command APDU and print its response
     """
 
   static func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -34,6 +42,8 @@ struct TapwireNFC {
     switch command {
     case "simulate": simulate(arguments)
     case "dump": await dump(arguments)
+    case "write": await WriteCommand.run(arguments)
+    case "apdu": await APDUCommand.run(arguments)
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
@@ -42,6 +52,74 @@ struct TapwireNFC {
   static func value(after flag: String, in arguments: [String]) -> String? {
     guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
+  }
+
+  /// The operands of `arguments`: what is neither a flag in `flags` with its value nor a
+  /// switch in `switches`.
+  static func operands(_ arguments: [String], flags: Set<String>, switches: Set<String>) -> [String] {
+    var result: [String] = []
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      if flags.contains(argument) {
+        _ = rest.popFirst()
+      } else if !switches.contains(argument) {
+        result.append(argument)
+      }
+    }
+    return result
+  }
+
+  /// Locks the device node across processes (``DeviceLock``; the lock lives until the
+  /// process exits) and opens the reader. Exits 1 with "device busy: ..." or
+  /// "no reader: ...".
+  static func openReader(_ connstring: String?) async -> LibNFCReader {
+    let named = connstring ?? ProcessInfo.processInfo.environment["LIBNFC_DEVICE"]
+    if let path = named.flatMap(DeviceLock.devicePath(of:)) {
+      do throws(ReaderError) {
+        heldLock = try DeviceLock(path: path)
+      } catch {
+        fail(error.code == .deviceBusy ? "device busy: \(error)" : "no reader: \(error)", status: 1)
+      }
+    }
+    do throws(ReaderError) {
+      return try await LibNFCReader.open(connstring: connstring)
+    } catch {
+      fail("no reader: \(error)", status: 1)
+    }
+  }
+
+  /// `type2 NTAG215 UID 04...` or `type4 UID 08...`.
+  static func describe(_ tag: LibNFCTag) -> String {
+    let variant = tag.type2Variant.map { " " + $0.name } ?? ""
+    return "\(tag.kind.name)\(variant) tag UID \(Hex.string(tag.uid))"
+  }
+
+  /// Opens `--device` (or the first reader) and polls every 100 ms until a tag that
+  /// `accepts` takes is in the field or `--timeout` seconds (default 10) pass. Exits 1 with
+  /// "no reader: ..." when the device cannot be opened, or when no such tag came.
+  static func openAndWait(
+    _ arguments: [String], kinds: String, accepts: (LibNFCTag) -> Bool
+  ) async -> (LibNFCReader, LibNFCTag) {
+    let connstring = value(after: "--device", in: arguments)
+    let timeout = Double(value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let reader = await openReader(connstring)
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    var seen: LibNFCTag?
+    while ContinuousClock.now < deadline {
+      do throws(ReaderError) {
+        if let tag = try await reader.poll() {
+          if accepts(tag) { return (reader, tag) }
+          seen = tag
+        }
+      } catch {
+        await reader.close()
+        fail("polling failed: \(error)", status: 1)
+      }
+      try? await Task.sleep(for: .milliseconds(100))
+    }
+    await reader.close()
+    if let seen { fail("\(describe(seen)) is not \(kinds)", status: 1) }
+    fail("no tag within \(timeout) s", status: 1)
   }
 
   static func simulate(_ arguments: [String]) {
@@ -112,12 +190,7 @@ struct TapwireNFC {
   static func dump(_ arguments: [String]) async {
     let connstring = value(after: "--device", in: arguments)
     let timeout = Double(value(after: "--timeout", in: arguments) ?? "") ?? 10
-    let reader: LibNFCReader
-    do throws(ReaderError) {
-      reader = try await LibNFCReader.open(connstring: connstring)
-    } catch {
-      fail("no reader: \(error)", status: 1)
-    }
+    let reader = await openReader(connstring)
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
     while ContinuousClock.now < deadline {
       do throws(ReaderError) {

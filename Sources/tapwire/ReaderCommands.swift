@@ -112,4 +112,132 @@ enum ReaderCommands {
       return 1
     }
   }
+
+  static let writeUsage = """
+    usage: tapwire write [--device CONNSTRING] [--timeout SECONDS] RECORD...
+           tapwire write [--device CONNSTRING] [--timeout SECONDS] --message FILE|HEX
+
+      Waits for a Type 2 or Type 4 tag, writes the NDEF message (records as `tapwire encode`
+      takes them, or the encoded message in FILE or HEX), reads it back and verifies it.
+      Type 2 pages are written in the tearing-safe order (NDEF length 0 first, the length
+      last); Type 4 tags through the NDEF update procedure.
+      Exit status: 0 written and verified, 1 no reader, no tag, the message does not fit,
+      a read-only tag or a failed verification, 2 bad usage.
+
+    examples:
+      tapwire write --device pn532_uart:/dev/pts/3 uri https://example.com text "Hello"
+      tapwire write --message poster.ndef
+    """
+
+  static let apduUsage = """
+    usage: tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] --script FILE
+           tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] HEX...
+
+      Waits for an ISO-DEP tag and runs the applet-update script in FILE (one command APDU
+      per line, `-> [DATA] SW` for the expected response; see the README), printing one
+      progress line per step on standard error and stopping at the first step whose response
+      is not the expected one; or sends each command APDU given in hex and prints its response.
+      --json prints a summary object (format "apduScript") or one "rapdu" object per APDU.
+      Exit status: 0 every step passed, 1 no reader, no tag or a failed step (named), 2 bad usage.
+
+    examples:
+      tapwire apdu --device pn532_uart:/dev/pts/3 --script update.apdu
+      tapwire apdu 00A4040007D276000085010100 00B0000002
+    """
+
+  /// Runs `tapwire-nfc` with `arguments`, its output and errors passed through.
+  static func passThrough(_ arguments: [String]) -> Int32 {
+    requireHelper()
+    let process = Process()
+    process.executableURL = helper
+    process.arguments = arguments
+    do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// `tapwire write`: the message is built by `tapwire encode` (run as a child of this
+  /// executable, so the record syntax is exactly encode's), then written by `tapwire-nfc write`.
+  static func write(_ arguments: [String]) -> Int32 {
+    var passed: [String] = []
+    var records: [String] = []
+    var message: String?
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--device", "--timeout":
+        guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
+        passed += [argument, value]
+      case "--message":
+        guard let value = rest.popFirst() else { Tapwire.fail("--message needs FILE or HEX") }
+        message = value
+      case "-h", "--help":
+        print(writeUsage)
+        return 0
+      default:
+        records.append(argument)
+      }
+    }
+    let bytes: [UInt8]
+    if let message {
+      guard records.isEmpty else { Tapwire.fail("give records or --message, not both") }
+      switch Input.bytes(operand: message) {
+      case .success(let read): bytes = read
+      case .failure(let error): Tapwire.fail(error.message)
+      }
+    } else {
+      guard !records.isEmpty else {
+        Tapwire.fail("write needs records (as for encode) or --message FILE|HEX")
+      }
+      guard let encoded = encode(records) else { return 2 }
+      bytes = encoded
+    }
+    return passThrough(["write"] + passed + ["--message", Hex.string(bytes)])
+  }
+
+  /// The message `tapwire encode RECORDS...` prints, or nil after encode reported an error
+  /// (on standard error, inherited).
+  static func encode(_ records: [String]) -> [UInt8]? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    process.arguments = ["encode"] + records
+    let output = Pipe()
+    process.standardOutput = output
+    do { try process.run() } catch { Tapwire.fail("cannot run encode: \(error)") }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return Hex.bytes(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// `tapwire apdu`: checks the options here, runs `tapwire-nfc apdu`.
+  static func apdu(_ arguments: [String]) -> Int32 {
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(apduUsage)
+      return 0
+    }
+    var rest = arguments[...]
+    var operands = 0
+    var script = false
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--device", "--timeout", "--script":
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+        script = script || argument == "--script"
+      case "--json": continue
+      case _ where argument.hasPrefix("--"):
+        let hint =
+          Suggestion.closest(to: argument, among: ["--device", "--timeout", "--script", "--json"]).map {
+            "; did you mean '\($0)'?"
+          } ?? ""
+        Tapwire.fail("unknown option '\(argument)'\(hint)")
+      default:
+        operands += 1
+      }
+    }
+    guard script != (operands > 0) else {
+      Tapwire.fail("apdu needs either --script FILE or command APDUs as hex")
+    }
+    return passThrough(["apdu"] + arguments)
+  }
 }

@@ -12,6 +12,8 @@ struct Tapwire {
            tapwire encode adv [--name NAME] [--uuid16 XXXX] [--manufacturer COMPANY:HEX] [--extended]
            tapwire read [--device CONNSTRING] [--json] [--dump]
            tapwire simulate [--tag ntag215] [--image FILE]
+           tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
+           tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire help [COMMAND]
 
     commands:
@@ -19,6 +21,8 @@ struct Tapwire {
       encode   build an NDEF message from records, a command APDU or BLE advertising data
       read     read a tag on a libnfc reader and decode its memory
       simulate run a simulated PN532 reader (for testing NFC programs without hardware)
+      write    write an NDEF message (records as for encode) to a tag and verify it
+      apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -65,14 +69,20 @@ struct Tapwire {
       exit(ReaderCommands.read(arguments))
     case "simulate":
       exit(ReaderCommands.simulate(arguments))
+    case "write":
+      exit(ReaderCommands.write(arguments))
+    case "apdu":
+      exit(ReaderCommands.apdu(arguments))
     case "help", "-h", "--help":
-      let text =
-        arguments.first == "decode" ? decodeUsage : arguments.first == "encode" ? EncodeCommand.usage : usage
-      print(text)
+      let texts = [
+        "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
+        "apdu": ReaderCommands.apduUsage,
+      ]
+      print(arguments.first.flatMap { texts[$0] } ?? usage)
       exit(0)
     default:
       let suggestion = Suggestion.closest(
-        to: command, among: ["decode", "encode", "read", "simulate", "help"])
+        to: command, among: ["decode", "encode", "read", "simulate", "write", "apdu", "help"])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

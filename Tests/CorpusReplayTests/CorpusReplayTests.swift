@@ -16,6 +16,7 @@ struct CorpusReplayTests {
     "bertlv": BERTLVOracle.check, "apduscript": APDUScriptOracle.check, "adv": AdvertisingDataOracle.check,
     "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check, "ndefrecord": NDEFRecordTypeOracle.check,
     "tags": TagImageOracle.check, "type4": Type4ProcedureOracle.check,
+    "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

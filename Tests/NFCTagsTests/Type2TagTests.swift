@@ -6,6 +6,29 @@ import Testing
 @Suite("Type 2 tag images")
 struct Type2TagTests {
   /// NTAG213 as shipped: CC E1 10 12 00, Lock Control TLV 01 03 A0 0C 34, empty NDEF, Terminator.
+  /// An interrupted write (T2T §4.4.1 INITIALIZED state): the empty NDEF TLV is followed by
+  /// the start of a message body, not by TLVs. Strict decoding reads an empty message there,
+  /// and the body bytes are neither TLVs nor lock areas.
+  @Test func tornWriteReadsEmptyInStrictMode() throws {
+    var image = Type2Tag.formattedImage(.ntag213)
+    // 03 00 at 21, then "D1 01 0B 55 01 ..." (a URI record) and a byte that would be a
+    // Lock Control TLV (01 03 ...) with a second NDEF TLV (03 ..) further on.
+    let body = hex("D1 01 0B 55 01 01 03 A0 0C 34 03 05")
+    image.replaceSubrange(23..<(23 + body.count), with: body)
+    let summary = try summarizeType2(image, options: .strict)
+    #expect(summary.tlvs == ["lockControl@16:3", "ndef@21:0"])
+    #expect(summary.message == [])
+    #expect(summary.warnings == [])
+    #expect(summary.maxNDEFSize == 144 - 5 - 2)
+    let lenient = try summarizeType2(image, options: .lenient)
+    #expect(lenient.tlvs == summary.tlvs && lenient.warnings == [])
+    // A non-empty NDEF TLV followed by the same bytes is still an error in strict mode.
+    image[22] = 0x01
+    image[23] = 0x00
+    let error = tagError { () throws(NFCTagError) in _ = try summarizeType2(image, options: .strict) }
+    #expect(error?.code == .invalidControlTLV && error?.offset == 24, "\(String(describing: error))")
+  }
+
   @Test func decodesFormattedNTAG213() throws {
     let image = Type2Tag.formattedImage(.ntag213)
     #expect(image.count == 180)
@@ -139,8 +162,9 @@ struct Type2TagTests {
       for cut in 0...plan.writes.count {
         var torn = image
         plan.apply(to: &torn, count: cut)
-        let summary = try summarizeType2(torn, options: .lenient)
+        let summary = try summarizeType2(torn, options: .strict)
         let message = summary.message ?? []
+        #expect(summary.warnings.isEmpty, "cut \(cut): \(summary.warnings)")
         let ok = message == old || message.isEmpty || message == new
         #expect(ok, "size \(size) cut \(cut): \(message.count) bytes")
         if cut == 0 { #expect(message == old) }
@@ -215,9 +239,9 @@ struct Type2TagTests {
       code: .invalidControlTLV,
       offset: 16, lenient: ["invalidControlTLV@16"]),
     Malformed(
-      name: "Lock Control after NDEF", cc: "E1 10 06 00", tlvs: "03 00 01 03 30 02 34 FE",
+      name: "Lock Control after NDEF", cc: "E1 10 06 00", tlvs: "03 03 D0 00 00 01 03 30 02 34 FE",
       code: .controlTLVAfterNDEF,
-      offset: 18, lenient: ["controlTLVAfterNDEF@18"]),
+      offset: 21, lenient: ["controlTLVAfterNDEF@21"]),
     Malformed(
       name: "length field cut by data area end", cc: "E1 10 06 00",
       tlvs:

@@ -1,0 +1,48 @@
+import PN532Simulator
+
+/// The PN532 host-link frame parser of the simulator (PN532 user manual §6.2.1). Checks,
+/// besides "no trap": every frame found shrinks the buffer (the read loop cannot spin), the
+/// frames found do not depend on how the bytes arrive (all at once or one byte per read),
+/// and each command found, framed again as a host frame, parses back to itself alone.
+public enum PN532FrameOracle {
+  /// Runs the oracle on one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    var whole = bytes
+    var atOnce: [PN532Frame] = []
+    while true {
+      let before = whole.count
+      guard let frame = PN532Frame.next(from: &whole) else { break }
+      try require(whole.count < before, "a frame was returned without consuming bytes")
+      atOnce.append(frame)
+    }
+    var buffer: [UInt8] = []
+    var byByte: [PN532Frame] = []
+    for byte in bytes {
+      buffer.append(byte)
+      while let frame = PN532Frame.next(from: &buffer) { byByte.append(frame) }
+    }
+    try require(atOnce == byByte, "frames depend on read boundaries: \(atOnce) vs \(byByte)")
+    for case .command(let payload) in atOnce where payload.count < 0xFFFE {
+      var framed = hostFrame(payload)
+      let again = PN532Frame.next(from: &framed)
+      try require(again == .command(payload), "a re-framed command did not parse back")
+      try require(PN532Frame.next(from: &framed) == nil, "a re-framed command left a frame behind")
+    }
+  }
+
+  /// A host-to-PN532 information frame (TFI `D4`), normal or extended.
+  static func hostFrame(_ payload: [UInt8]) -> [UInt8] {
+    let data: [UInt8] = [0xD4] + payload
+    let sum = data.reduce(0) { $0 &+ Int($1) }
+    let dcs = UInt8(truncatingIfNeeded: 0x100 - (sum & 0xFF))
+    var frame: [UInt8] = [0x00, 0x00, 0xFF]
+    if data.count < 255 {
+      frame += [UInt8(data.count), UInt8(truncatingIfNeeded: 0x100 - data.count)]
+    } else {
+      let m = UInt8(truncatingIfNeeded: data.count >> 8)
+      let l = UInt8(truncatingIfNeeded: data.count)
+      frame += [0xFF, 0xFF, m, l, UInt8(truncatingIfNeeded: 0x100 - ((Int(m) + Int(l)) & 0xFF))]
+    }
+    return frame + data + [dcs, 0x00]
+  }
+}

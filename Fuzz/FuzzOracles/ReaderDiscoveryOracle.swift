@@ -1,0 +1,110 @@
+import BLEAdvertising
+
+/// The reader-selection engine fed with a fuzzed sequence of reports, clock steps and
+/// battery levels. Checks, besides "no trap": the events belong to the mode (scan lists vs.
+/// a chosen reader), a chosen reader is sticky (no second choice before it is lost), details
+/// and losses refer to the chosen reader, reconnect chooses only the saved serial, nothing
+/// follows the end of discovery, lists hold distinct addresses within the device bound, and
+/// the same input gives the same events (the engine is deterministic).
+///
+/// Input: byte 0 picks the mode (0 scan, 1 proximity, 2 reconnect); then steps of
+/// `kind delay device rssi [extra]`: kind 0 sends the example profile's advertising for
+/// device `device % 8` (serial and battery derived from it), 1 a scan response with battery
+/// service data, 2 raw AD bytes (`extra` = length, then the bytes), 3 advances the clock,
+/// 4 supplies a battery level for that device's serial. `delay` is in units of 50 ms.
+public enum ReaderDiscoveryOracle {
+  static let serials = (0..<8).map { "TW00000\($0)" }
+
+  /// Runs the oracle on one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    let first = run(bytes)
+    let second = run(bytes)
+    try require(first == second, "the same input gave different events")
+    let mode = mode(of: bytes)
+    var chosen: BluetoothAddress? = nil
+    var finished = false
+    for event in first {
+      try require(!finished, "an event after discovery finished: \(event)")
+      switch event {
+      case .readersChanged(let list), .scanEnded(let list):
+        try require(mode == .scan, "a list in a choosing mode")
+        try require(list.count <= 64, "more readers listed than tracked")
+        try require(Set(list.map(\.address)).count == list.count, "an address listed twice")
+        if case .scanEnded = event { finished = true }
+      case .readerChosen(let reader):
+        try require(mode != .scan, "a reader chosen in scan mode")
+        try require(chosen == nil, "a second reader chosen before the first was lost")
+        if case .reconnect(let serial) = mode {
+          try require(reader.serial == serial, "reconnect chose another serial")
+        }
+        chosen = reader.address
+      case .readerDetails(let reader):
+        try require(chosen == reader.address, "details for a reader that is not chosen")
+      case .readerLost(let reader):
+        try require(chosen == reader.address, "lost a reader that is not chosen")
+        chosen = nil
+      case .notFound:
+        try require(chosen == nil, "not found while a reader is chosen")
+        finished = true
+      }
+    }
+  }
+
+  static func mode(of bytes: [UInt8]) -> ReaderDiscovery.Mode {
+    switch (bytes.first ?? 0) % 3 {
+    case 0: return .scan
+    case 1: return .proximity
+    default: return .reconnect(serial: serials[Int((bytes.first ?? 0) / 3) % 8])
+    }
+  }
+
+  static func run(_ bytes: [UInt8]) -> [DiscoveryEvent] {
+    var discovery = ReaderDiscovery(
+      profiles: [.example], mode: mode(of: bytes),
+      configuration: .init(timeout: 20_000_000, lostAfter: 2_000_000, decisionDelay: 300_000))
+    var events = discovery.start(at: 0)
+    var time: Int64 = 0
+    var i = 1
+    while i + 4 <= bytes.count {
+      let kind = bytes[i] % 5
+      time += Int64(bytes[i + 1]) * 50_000
+      let device = Int(bytes[i + 2] % 8)
+      let rssi = Int8(bitPattern: bytes[i + 3])
+      let address = BluetoothAddress(0xC0_00_00_00_00_00 | UInt64(device))
+      i += 4
+      switch kind {
+      case 0:
+        let data = advertising(serial: serials[device], battery: UInt8(device * 10))
+        events += discovery.receive(AdvertisingReport(address: address, rssi: rssi, data: data), at: time)
+      case 1:
+        let data =
+          (try? AdvertisingData(values: [.serviceData(BluetoothUUID(uuid16: 0x180F), [UInt8(device)])])
+            .encodedBytes(budget: .legacy)) ?? []
+        events += discovery.receive(
+          AdvertisingReport(address: address, rssi: rssi, data: data, isScanResponse: true), at: time)
+      case 2:
+        let count = i < bytes.count ? Int(bytes[i]) : 0
+        let end = min(bytes.count, i + 1 + count)
+        let data = i + 1 <= end ? Array(bytes[(i + 1)..<end]) : []
+        i = end
+        events += discovery.receive(
+          AdvertisingReport(address: address, rssi: rssi, data: data, isExtended: true), at: time)
+      case 3:
+        events += discovery.advance(to: time)
+      default:
+        events += discovery.supplyBatteryLevel(Int(bytes[i - 1] % 101), serial: serials[device], at: time)
+      }
+    }
+    events += discovery.advance(to: time + 30_000_000)
+    return events
+  }
+
+  static func advertising(serial: String, battery: UInt8) -> [UInt8] {
+    let values: [ADValue] = [
+      .flags([.leGeneralDiscoverable, .brEDRNotSupported]),
+      .manufacturerData(.testing, [0x01] + Array(serial.utf8) + [battery]),
+      .localName("TW-\(serial.suffix(4))", complete: true),
+    ]
+    return (try? AdvertisingData(values: values).encodedBytes(budget: .legacy)) ?? []
+  }
+}

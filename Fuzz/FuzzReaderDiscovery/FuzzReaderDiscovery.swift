@@ -1,0 +1,9 @@
+// Reader-selection engine fuzz target: fuzzed report sequences, mode and stickiness oracles.
+import FuzzOracles
+
+@main
+struct FuzzReaderDiscovery {
+  static func main() {
+    fuzzMain(name: "FuzzReaderDiscovery", corpus: ["discovery"], check: ReaderDiscoveryOracle.check)
+  }
+}

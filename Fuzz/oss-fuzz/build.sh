@@ -1,0 +1,52 @@
+#!/bin/bash -eu
+# Builds Tapwire's fuzz targets the way OSS-Fuzz builds Swift projects: inside the
+# base-builder-swift image `precompile_swift` sets SWIFTFLAGS (sanitizer, static stdlib,
+# -parse-as-library); each target lands in $OUT as <Name>Fuzzer with its seed corpus
+# (<Name>Fuzzer_seed_corpus.zip), dictionary (<Name>Fuzzer.dict) and options.
+#
+# Outside OSS-Fuzz it runs as is (OUT defaults to .build/oss-fuzz-out, SWIFTFLAGS to the
+# equivalent libFuzzer + AddressSanitizer flags):
+#   Fuzz/oss-fuzz/build.sh [TARGET...]        e.g. Fuzz/oss-fuzz/build.sh FuzzNDEF
+cd "${TAPWIRE_ROOT:-$(dirname "$0")/../..}"
+if command -v precompile_swift >/dev/null 2>&1; then
+  . precompile_swift
+fi
+: "${SWIFTFLAGS:=-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld}"
+: "${OUT:=$PWD/.build/oss-fuzz-out}"
+scratch=${TAPWIRE_OSSFUZZ_SCRATCH:-.build/oss-fuzz}
+mkdir -p "$OUT"
+
+# Target, corpus folders under Corpus/, dictionary under Fuzz/Dictionaries/.
+table="FuzzNDEF ndef ndef
+FuzzNDEFRecordTypes ndefrecord ndef
+FuzzCommandAPDU capdu capdu
+FuzzResponseAPDU rapdu rapdu
+FuzzBERTLV bertlv bertlv
+FuzzAPDUScript apduscript apduscript
+FuzzAdvertisingData adv adv
+FuzzHCIEvent hci hci
+FuzzBTSnoop btsnoop btsnoop
+FuzzTagImages tags tags
+FuzzType4Procedure type4 type4
+FuzzReaderDiscovery discovery discovery
+FuzzPN532Frame pn532 pn532"
+
+selected=("$@")
+while read -r target folder dict; do
+  if [ ${#selected[@]} -gt 0 ] && [[ ! " ${selected[*]} " == *" $target "* ]]; then continue; fi
+  name="${target#Fuzz}Fuzzer"
+  # shellcheck disable=SC2086 # SWIFTFLAGS is a list of flags.
+  swift build -c release --product "$target" --scratch-path "$scratch" $SWIFTFLAGS -Xswiftc -DFUZZING
+  cp "$scratch/release/$target" "$OUT/$name"
+  rm -f "$OUT/${name}_seed_corpus.zip"
+  python3 - "$OUT/${name}_seed_corpus.zip" "Corpus/$folder" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as archive:
+    for root, _, files in os.walk(sys.argv[2]):
+        for f in sorted(files):
+            archive.write(os.path.join(root, f), os.path.relpath(os.path.join(root, f), sys.argv[2]))
+PY
+  cp "Fuzz/Dictionaries/$dict.dict" "$OUT/$name.dict"
+  printf '[libfuzzer]\ndict = %s.dict\nmalloc_limit_mb = 64\nrss_limit_mb = 2560\n' "$name" >"$OUT/$name.options"
+  echo "built $OUT/$name"
+done <<<"$table"

@@ -1,0 +1,186 @@
+import Foundation
+import ISO7816
+import NFCReader
+import NFCReaderLibNFC
+import NFCWire
+
+/// `tapwire-nfc apdu`: runs an applet-update script (the ISO7816 script text format) or
+/// single command APDUs over ``NFCReaderLibNFC/LibNFCAPDUTransport`` on the next ISO-DEP tag.
+///
+/// The script runs step by step through ``ISO7816/ScriptRun`` (ISO/IEC 7816-4 §5: GET
+/// RESPONSE, 6CXX and chaining handled), one progress line per step on standard error, and
+/// stops at the first response its step does not accept. Exit 0 all steps passed, 1 no reader,
+/// no tag, a transport failure or a failed step (named), 2 bad usage or a script that does
+/// not parse.
+enum APDUCommand {
+  static func run(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let script: Script
+    if let path = TapwireNFC.value(after: "--script", in: arguments) {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        TapwireNFC.fail("cannot read \(path)")
+      }
+      do throws(APDUError) {
+        script = try Script(parsingText: String(decoding: data, as: UTF8.self))
+      } catch {
+        let step = error.step.map { " at step \($0 + 1)" } ?? ""
+        TapwireNFC.fail("\(path): \(error)\(step)")
+      }
+      await runScript(script, arguments: arguments, json: json)
+    } else {
+      let operands = TapwireNFC.operands(arguments, flags: ["--device", "--timeout"], switches: ["--json"])
+      guard !operands.isEmpty else { TapwireNFC.fail("apdu needs --script FILE or command APDUs as hex") }
+      var commands: [[UInt8]] = []
+      for operand in operands {
+        guard let bytes = Hex.bytes(operand.filter { !$0.isWhitespace && $0 != ":" }), bytes.count >= 4 else {
+          TapwireNFC.fail("'\(operand)' is not a command APDU in hex (at least CLA INS P1 P2)")
+        }
+        commands.append(bytes)
+      }
+      await sendEach(commands, arguments: arguments, json: json)
+    }
+  }
+
+  /// The command's name (SELECT, READ BINARY, ...; or its INS byte) and its bytes.
+  static func name(_ step: ScriptStep) -> String {
+    let name = step.command.commandName ?? "INS " + Hex.string([step.command.ins.rawValue])
+    let bytes = (try? step.command.encodedBytes(lengthEncoding: step.lengthEncoding)) ?? []
+    return name + " " + Hex.string(bytes)
+  }
+
+  static func runScript(_ script: Script, arguments: [String], json: Bool) async {
+    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
+    var transport: LibNFCAPDUTransport
+    do { transport = try LibNFCAPDUTransport(reader: reader, tag: tag) } catch {
+      await reader.close()
+      TapwireNFC.fail("\(error)", status: 1)
+    }
+    FileHandle.standardError.write(
+      Data("running \(script.steps.count) steps on \(TapwireNFC.describe(tag))\n".utf8))
+    var run = ScriptRun(script: script)
+    var steps: [JSONStep] = []
+    var failure: String?
+    var failedStep: Int?
+    let total = script.steps.count
+    while let bytes = run.nextCommand {
+      let index = run.currentStep ?? 0
+      let step = script.steps[index]
+      let reply: [UInt8]
+      do { reply = try await transport.transmit(bytes) } catch {
+        failedStep = index
+        failure = "step \(index + 1)/\(total) \(name(step)): the transport failed: \(error)"
+        progress(failure ?? "")
+        break
+      }
+      do {
+        if let response = try run.receive(reply) {
+          steps.append(JSONStep(index: index, step: step, response: response, ok: true))
+          progress("step \(index + 1)/\(total) \(name(step)) -> \(response.statusWord.hexString) ok")
+        }
+      } catch {
+        let failedIndex = error.step ?? index
+        failedStep = failedIndex
+        let response = run.responses.last
+        let sw = response?.statusWord.hexString ?? "none"
+        let expected = script.steps[failedIndex].expectedStatusWords.compactMap(\.text).joined(separator: "|")
+        if let response {
+          steps.append(
+            JSONStep(index: failedIndex, step: script.steps[failedIndex], response: response, ok: false))
+        }
+        failure =
+          "step \(failedIndex + 1)/\(total) \(name(script.steps[failedIndex])) -> \(sw) failed "
+          + "(\(error.code.name); expected \(expected.isEmpty ? "any" : expected))"
+        progress(failure ?? "")
+        break
+      }
+    }
+    await reader.close()
+    let done = steps.filter(\.ok).count
+    if json {
+      print(JSONStep.summary(steps: steps, total: total, failedStep: failedStep, failure: failure))
+    }
+    if let failure {
+      TapwireNFC.fail("script failed at \(failure); \(done) of \(total) steps done", status: 1)
+    }
+    progress("script done: \(done)/\(total) steps ok")
+  }
+
+  static func sendEach(_ commands: [[UInt8]], arguments: [String], json: Bool) async {
+    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
+    var transport: LibNFCAPDUTransport
+    do { transport = try LibNFCAPDUTransport(reader: reader, tag: tag) } catch {
+      await reader.close()
+      TapwireNFC.fail("\(error)", status: 1)
+    }
+    for command in commands {
+      do throws(ReaderError) {
+        let reply = try await transport.transmit(command)
+        let data = Array(reply.dropLast(2))
+        let sw = StatusWord(sw1: reply[reply.count - 2], sw2: reply[reply.count - 1])
+        if json {
+          print(
+            "{\"ok\": true, \"format\": \"rapdu\", \"capdu\": \"\(Hex.string(command))\", "
+              + "\"data\": \"\(Hex.string(data))\", \"sw\": \"\(sw.hexString)\", "
+              + "\"category\": \"\(sw.category.name)\", \"meaning\": \(quoted(sw.meaning))}")
+        } else {
+          let answer = data.isEmpty ? sw.hexString : Hex.string(data) + " " + sw.hexString
+          print("\(Hex.string(command)) -> \(answer) (\(sw.meaning))")
+        }
+      } catch {
+        await reader.close()
+        TapwireNFC.fail("APDU \(Hex.string(command)) failed: \(error)", status: 1)
+      }
+    }
+    await reader.close()
+  }
+
+  static func progress(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// A JSON string literal.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// One executed step in the `--json` summary.
+struct JSONStep {
+  var index: Int
+  var step: ScriptStep
+  var response: ResponseAPDU
+  var ok: Bool
+
+  init(index: Int, step: ScriptStep, response: ResponseAPDU, ok: Bool) {
+    self.index = index
+    self.step = step
+    self.response = response
+    self.ok = ok
+  }
+
+  var object: String {
+    let command = (try? step.command.encodedBytes(lengthEncoding: step.lengthEncoding)) ?? []
+    let name = step.command.commandName.map { APDUCommand.quoted($0) } ?? "null"
+    return "{\"step\": \(index + 1), \"command\": \"\(Hex.string(command))\", \"name\": \(name), "
+      + "\"data\": \"\(Hex.string(response.data))\", \"sw\": \"\(response.statusWord.hexString)\", "
+      + "\"ok\": \(ok)}"
+  }
+
+  /// `{"ok", "format": "apduScript", "totalSteps", "completedSteps", "failedStep", "steps"}`.
+  static func summary(steps: [JSONStep], total: Int, failedStep: Int?, failure: String?) -> String {
+    let failed = failedStep.map { String($0 + 1) } ?? "null"
+    let error = failure.map { APDUCommand.quoted($0) } ?? "null"
+    return "{\"ok\": \(failure == nil), \"format\": \"apduScript\", \"totalSteps\": \(total), "
+      + "\"completedSteps\": \(steps.filter(\.ok).count), \"failedStep\": \(failed), \"error\": \(error), "
+      + "\"steps\": [\(steps.map(\.object).joined(separator: ", "))]}"
+  }
+}

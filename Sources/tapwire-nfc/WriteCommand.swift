@@ -1,0 +1,52 @@
+import Foundation
+import NDEF
+import NFCReader
+import NFCReaderLibNFC
+import NFCTags
+import NFCWire
+
+/// `tapwire-nfc write`: writes an NDEF message to the next tag and reads it back.
+///
+/// Type 2 tags get the tearing-safe page order of ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)``
+/// (T2T 1.0 §6.4.2), Type 4 tags the NDEF update procedure (T4T 3.0 §5.5), both through
+/// ``NFCReaderLibNFC/LibNFCReader/writeNDEF(bytes:to:options:)``. Exit 0 written and verified,
+/// 1 no reader, no tag, a tag error (does not fit, read-only) or a read-back mismatch.
+enum WriteCommand {
+  static func run(_ arguments: [String]) async {
+    guard let hex = TapwireNFC.value(after: "--message", in: arguments), let message = Hex.bytes(hex) else {
+      TapwireNFC.fail("write needs --message HEX (the encoded NDEF message)")
+    }
+    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "a Type 2 or Type 4 tag") {
+      switch $0.kind {
+      case .type2, .type4: true
+      default: false
+      }
+    }
+    let description = TapwireNFC.describe(tag)
+    do throws(LibNFCNDEFError) {
+      try await reader.writeNDEF(bytes: message, to: tag)
+      let back = try await reader.readNDEF(from: tag)
+      let readBytes = back.flatMap { try? $0.encodedBytes() } ?? []
+      await reader.close()
+      guard readBytes == message else {
+        TapwireNFC.fail(
+          "verify failed on \(description): wrote \(Hex.string(message)), read back \(Hex.string(readBytes))",
+          status: 1)
+      }
+      print("wrote \(message.count) bytes to \(description), verified")
+      print(Hex.string(message))
+    } catch {
+      await reader.close()
+      TapwireNFC.fail("write to \(description) failed: \(explain(error))", status: 1)
+    }
+  }
+
+  /// A sentence for the common write failures, the typed error after it.
+  static func explain(_ error: LibNFCNDEFError) -> String {
+    switch error.tagError?.code {
+    case .messageTooLarge?: "the message does not fit on the tag (\(error))"
+    case .readOnly?, .ndefFileNotWritable?: "read-only tag (\(error))"
+    default: "\(error)"
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// `tapwire write` end to end: the records built as `encode` builds them, written by
+/// `tapwire-nfc` through libnfc's pn532_uart driver to the simulated PN532, read back by
+/// `tapwire read`.
+@Suite("tapwire write", .timeLimit(.minutes(1)))
+struct WriteCommandTests {
+  /// The decoded objects of the NDEF records `tapwire read --json` prints.
+  static func readRecords(_ connstring: String) throws -> [[String: Any]] {
+    let result = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try CLI.object(result.stdout)
+    let records =
+      (object["ndef"] as? [String: Any])?["records"] as? [[String: Any]] ?? object["records"]
+      as? [[String: Any]]
+    return try #require(records).map { $0["decoded"] as? [String: Any] ?? [:] }
+  }
+
+  @Test func writesRecordsToASimulatedNTAG215() throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: "Corpus/tags/seeds/t2t-ntag215-smartposter.bin")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    let result = try CLI.run([
+      "write", "--device", connstring, "--timeout", "10", "uri", "https://example.com", "text", "--lang",
+      "en",
+      "Hello",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("type2 NTAG215 tag UID 04112233445566"))
+    let encoded = try CLI.run(["encode", "uri", "https://example.com", "text", "--lang", "en", "Hello"])
+    #expect(result.stdout.contains(encoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let records = try Self.readRecords(connstring)
+    #expect(records.count == 2)
+    #expect(records.first?["uri"] as? String == "https://example.com")
+    #expect(records.last?["text"] as? String == "Hello")
+  }
+
+  @Test func writesAMessageToASimulatedType4Tag() throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: "Corpus/ndef/seeds/uri-http-www-nfc-com.ndef", tag: "type4")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    // Text record "en" "Hi there": D1 01 0B 54 02 65 6E + "Hi there".
+    let message = "d1010b5402656e4869207468657265"
+    let result = try CLI.run(["write", "--device", connstring, "--timeout", "10", "--message", message])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("wrote 15 bytes to type4 tag UID 08545704, verified"))
+    let records = try Self.readRecords(connstring)
+    #expect(records.count == 1)
+    #expect(records.first?["text"] as? String == "Hi there")
+    #expect(records.first?["language"] as? String == "en")
+  }
+
+  @Test func aMessageTooLargeForNTAG213IsRefusedAndNothingIsWritten() throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: "Corpus/tags/seeds/t2t-ntag213-blank.bin", tag: "ntag213")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    // NTAG213 holds 144 bytes of data area; this Text record is 207 bytes.
+    let text = String(repeating: "x", count: 200)
+    let result = try CLI.run(["write", "--device", connstring, "--timeout", "10", "text", text])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("does not fit"), "\(result.stderr)")
+    #expect(result.stderr.contains("messageTooLarge"))
+    let dump = try CLI.run(["read", "--device", connstring, "--dump", "--json", "--timeout", "10"])
+    let image = try #require(try CLI.object(dump.stdout)["image"] as? String)
+    let file = try Data(
+      contentsOf: CLI.root.appendingPathComponent("Corpus/tags/seeds/t2t-ntag213-blank.bin"))
+    #expect(image == file.map { String(format: "%02x", $0) }.joined())
+  }
+
+  @Test func aReadOnlyTagIsAClearError() throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: "Corpus/tags/seeds/t2t-ntag216-readonly.bin", tag: "ntag216")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    let result = try CLI.run([
+      "write", "--device", connstring, "--timeout", "10", "uri", "https://example.com",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("read-only tag"), "\(result.stderr)")
+  }
+
+  @Test func noReaderIsAClearError() throws {
+    let result = try CLI.run([
+      "write", "--device", "pn532_uart:/dev/null-no-such-device", "--timeout", "1", "uri",
+      "https://example.com",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("no reader"))
+  }
+
+  @Test func aBadRecordIsAUsageErrorBeforeAnyReaderIsOpened() throws {
+    let result = try CLI.run(["write", "--device", "pn532_uart:/dev/null-no-such-device", "urx", "x"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("did you mean 'uri'"))
+    #expect(!result.stderr.contains("no reader"))
+  }
+}

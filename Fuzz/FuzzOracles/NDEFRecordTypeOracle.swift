@@ -12,6 +12,7 @@ public enum NDEFRecordTypeOracle {
     (.wellKnown, Array("ac".utf8)), (.wellKnown, Array("Sig".utf8)), (.wellKnown, Array("Di".utf8)),
     (.media, Array("application/vnd.wfa.wsc".utf8)), (.media, Array("application/vnd.bluetooth.ep.oob".utf8)),
     (.media, Array("application/vnd.bluetooth.le.oob".utf8)), (.external, Array("android.com:pkg".utf8)),
+    (.media, Array("application/vnd.wfa.p2p".utf8)),
   ]
 
   /// Checks one input.
@@ -85,6 +86,9 @@ public enum NDEFRecordTypeOracle {
       return Outcome(
         summary: "\(view.address) \(view.isRandomAddress) \(String(describing: view.role))",
         warnings: view.warnings.count, reencoded: nil)
+    case .wifiP2P(let view):
+      let model = WiFiP2P(view)
+      return Outcome(summary: "\(model)", warnings: view.warnings.count, reencoded: try? model.payload())
     case .androidApplication(let view):
       return Outcome(summary: view.package, warnings: view.warnings.count, reencoded: nil)
     case .handoverCarrier(let view):

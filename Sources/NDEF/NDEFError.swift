@@ -87,6 +87,8 @@ public struct NDEFError: Error, Sendable, Hashable {
       case bluetoothOOBLengthMismatch
       case bluetoothOOBMissingAddress
       case invalidAdvertisingData
+      case p2pLengthExceedsPayload
+      case p2pTrailingBytes
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -219,6 +221,10 @@ public struct NDEFError: Error, Sendable, Hashable {
     public static let bluetoothOOBMissingAddress = Code(.bluetoothOOBMissingAddress)
     /// The EIR/AD structures inside a Bluetooth OOB record are malformed (offset of the bad structure).
     public static let invalidAdvertisingData = Code(.invalidAdvertisingData)
+    /// Wi-Fi P2P §4.2: the WSC or P2P data length is larger than the bytes that remain.
+    public static let p2pLengthExceedsPayload = Code(.p2pLengthExceedsPayload)
+    /// Wi-Fi P2P §4.2: bytes follow the P2P attributes.
+    public static let p2pTrailingBytes = Code(.p2pTrailingBytes)
 
     /// Every code, for tests and documentation.
     public static var allCodes: [Code] { Value.allCases.map(Code.init) }
@@ -290,6 +296,8 @@ public struct NDEFError: Error, Sendable, Hashable {
       case .bluetoothOOBLengthMismatch: return "bluetoothOOBLengthMismatch"
       case .bluetoothOOBMissingAddress: return "bluetoothOOBMissingAddress"
       case .invalidAdvertisingData: return "invalidAdvertisingData"
+      case .p2pLengthExceedsPayload: return "p2pLengthExceedsPayload"
+      case .p2pTrailingBytes: return "p2pTrailingBytes"
       }
     }
 
@@ -362,6 +370,8 @@ public struct NDEFError: Error, Sendable, Hashable {
       case .bluetoothOOBLengthMismatch: return "the Bluetooth OOB data length does not match the payload"
       case .bluetoothOOBMissingAddress: return "the LE OOB record has no LE Bluetooth Device Address"
       case .invalidAdvertisingData: return "the Bluetooth EIR/AD data inside the record is malformed"
+      case .p2pLengthExceedsPayload: return "the Wi-Fi P2P data length is larger than the bytes that remain"
+      case .p2pTrailingBytes: return "bytes follow the Wi-Fi P2P attributes"
       }
     }
 

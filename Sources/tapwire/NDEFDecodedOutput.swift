@@ -106,6 +106,27 @@ enum NDEFDecodedOutput {
       return .object([
         ("kind", .string("wifiSimpleConfig")), ("credentials", .array(credentials)), ("version2", version2),
       ])
+    case .wifiP2P(let view):
+      var attributes: [JSON] = []
+      var iterator = view.p2pAttributes
+      while let attribute = iterator.next() {
+        attributes.append(
+          .object([
+            ("id", .int(Int(attribute.id.rawValue))), ("offset", .int(attribute.valueOffset)),
+            ("value", .string(Hex.string(attribute.value))),
+          ]))
+      }
+      var deviceName: JSON = .null
+      var deviceAddress: JSON = .null
+      if let info = view.deviceInfo {
+        deviceName = .string(String(decoding: info.deviceName, as: UTF8.self))
+        deviceAddress = .string(
+          info.deviceAddress.map { HexDump.byteHex($0).uppercased() }.joined(separator: ":"))
+      }
+      return .object([
+        ("kind", .string("wifiP2P")), ("wsc", .string(Hex.string(view.wscBytes))),
+        ("p2pAttributes", .array(attributes)), ("deviceAddress", deviceAddress), ("deviceName", deviceName),
+      ])
     case .signature(let view):
       var certificates: [JSON] = []
       var iterator = view.certificateChain
@@ -152,6 +173,7 @@ enum NDEFDecodedOutput {
     case .bluetoothEP(let v): return v.warnings
     case .bluetoothLE(let v): return v.warnings
     case .wifiSimpleConfig(let v): return v.warnings
+    case .wifiP2P(let v): return v.warnings
     case .deviceInformation(let v): return v.warnings
     case .androidApplication(let v): return v.warnings
     case .media(let v), .external(let v), .absoluteURI(let v), .unrecognized(let v): return v.warnings

@@ -43,6 +43,8 @@ public enum DecodedRecord: ~Escapable {
   case deviceInformation(DeviceInformationView)
   /// Media `application/vnd.wfa.wsc` (Wi-Fi Simple Configuration).
   case wifiSimpleConfig(WiFiSimpleConfigView)
+  /// Media `application/vnd.wfa.p2p` (Wi-Fi P2P carrier).
+  case wifiP2P(WiFiP2PView)
   /// Media `application/vnd.bluetooth.ep.oob` (Bluetooth BR/EDR OOB).
   case bluetoothEP(BluetoothEPOOBView)
   /// Media `application/vnd.bluetooth.le.oob` (Bluetooth LE OOB).
@@ -120,6 +122,8 @@ public enum DecodedRecord: ~Escapable {
       if asciiCaseInsensitiveEqual(type, WiFiSimpleConfigView.type) {
         self = .wifiSimpleConfig(
           try WiFiSimpleConfigView(validating: payload, baseOffset: payloadOffset, options: options))
+      } else if asciiCaseInsensitiveEqual(type, WiFiP2PView.type) {
+        self = .wifiP2P(try WiFiP2PView(validating: payload, baseOffset: payloadOffset, options: options))
       } else if asciiCaseInsensitiveEqual(type, BluetoothEPOOBView.type) {
         self = .bluetoothEP(
           try BluetoothEPOOBView(validating: payload, baseOffset: payloadOffset, options: options))

@@ -2,7 +2,7 @@ import PN532Simulator
 
 /// The PN532 host-link frame parser of the simulator (PN532 user manual §6.2.1). Checks,
 /// besides "no trap": every frame found shrinks the buffer (the read loop cannot spin), the
-/// frames found do not depend on how the bytes arrive (all at once or one byte per read),
+/// frames found do not depend on how the bytes arrive (all at once or in reads of 1-16 bytes),
 /// and each command found, framed again as a host frame, parses back to itself alone.
 public enum PN532FrameOracle {
   /// Runs the oracle on one input.
@@ -15,13 +15,17 @@ public enum PN532FrameOracle {
       try require(whole.count < before, "a frame was returned without consuming bytes")
       atOnce.append(frame)
     }
+    // Reads of 1 to 16 bytes, their sizes taken from the input itself.
     var buffer: [UInt8] = []
-    var byByte: [PN532Frame] = []
-    for byte in bytes {
-      buffer.append(byte)
-      while let frame = PN532Frame.next(from: &buffer) { byByte.append(frame) }
+    var inPieces: [PN532Frame] = []
+    var i = 0
+    while i < bytes.count {
+      let end = min(bytes.count, i + 1 + Int(bytes[i] & 0x0F))
+      buffer += bytes[i..<end]
+      i = end
+      while let frame = PN532Frame.next(from: &buffer) { inPieces.append(frame) }
     }
-    try require(atOnce == byByte, "frames depend on read boundaries: \(atOnce) vs \(byByte)")
+    try require(atOnce == inPieces, "frames depend on read boundaries: \(atOnce) vs \(inPieces)")
     for case .command(let payload) in atOnce where payload.count < 0xFFFE {
       var framed = hostFrame(payload)
       let again = PN532Frame.next(from: &framed)

@@ -23,6 +23,11 @@ declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzComm
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
   [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" )
 
+# Longest input per target where the default (libFuzzer's: the largest seed, at least 4096)
+# is not right: a reader-discovery input is a sequence of 4-byte steps, and 32 steps cover
+# every transition the engine has while keeping each input inside the time bound under ASan.
+declare -A max_len=( [FuzzReaderDiscovery]=128 )
+
 scratch=.build/fuzz
 products=()
 for t in "${targets[@]}"; do products+=(--product "$t"); done
@@ -46,12 +51,14 @@ for t in "${targets[@]}"; do
   for c in ${corpus[$t]}; do
     for d in Corpus/$c/seeds Corpus/$c/regressions; do [ -d "$d" ] && seeds+=("$d"); done
   done
+  limits=()
+  [ -n "${max_len[$t]:-}" ] && limits=(-max_len="${max_len[$t]}")
   dict=()
   [ -f "Fuzz/Dictionaries/${dictionary[$t]}.dict" ] && dict=(-dict="Fuzz/Dictionaries/${dictionary[$t]}.dict")
   # ASan's quarantine is kept small so -rss_limit_mb measures the target, not the sanitizer.
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=8:detect_leaks=1 TAPWIRE_FUZZ_MAX_MS="$max_ms" \
     "$bin/$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=256 -malloc_limit_mb=64 \
-    -print_final_stats=1 -artifact_prefix="$out/artifacts/" "${dict[@]}" \
+    -print_final_stats=1 -artifact_prefix="$out/artifacts/" "${dict[@]}" "${limits[@]}" \
     "$out/corpus" "${seeds[@]}" >"$out/log.txt" 2>&1
   rc=$?
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$out/log.txt" | tail -1)

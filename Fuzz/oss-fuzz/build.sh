@@ -48,5 +48,6 @@ with zipfile.ZipFile(sys.argv[1], "w") as archive:
 PY
   cp "Fuzz/Dictionaries/$dict.dict" "$OUT/$name.dict"
   printf '[libfuzzer]\ndict = %s.dict\nmalloc_limit_mb = 64\nrss_limit_mb = 2560\n' "$name" >"$OUT/$name.options"
+  if [ "$target" = FuzzReaderDiscovery ]; then echo "max_len = 128" >>"$OUT/$name.options"; fi
   echo "built $OUT/$name"
 done <<<"$table"

@@ -56,6 +56,12 @@ public struct TagTLVArea: Sendable {
         warnings.append(NFCTagWarning(error.code, offset: error.offset))
         break
       }
+      // The same in lenient mode: a TLV after an empty NDEF TLV that only lenient rules
+      // accept ends the scan there, without a warning (strict and lenient agree).
+      if ndef?.length == 0 && scanner.lastWarning != nil {
+        finalMap = mapBeforeTLV
+        break
+      }
       count &+= 1
       if tlv.type != .null {
         counted &+= 1

@@ -27,26 +27,10 @@ public enum PN532FrameOracle {
     }
     try require(atOnce == inPieces, "frames depend on read boundaries: \(atOnce) vs \(inPieces)")
     for case .command(let payload) in atOnce where payload.count < 0xFFFE {
-      var framed = hostFrame(payload)
+      var framed = PN532Frame.frame(tfi: 0xD4, payload)
       let again = PN532Frame.next(from: &framed)
       try require(again == .command(payload), "a re-framed command did not parse back")
       try require(PN532Frame.next(from: &framed) == nil, "a re-framed command left a frame behind")
     }
-  }
-
-  /// A host-to-PN532 information frame (TFI `D4`), normal or extended.
-  static func hostFrame(_ payload: [UInt8]) -> [UInt8] {
-    let data: [UInt8] = [0xD4] + payload
-    let sum = data.reduce(0) { $0 &+ Int($1) }
-    let dcs = UInt8(truncatingIfNeeded: 0x100 - (sum & 0xFF))
-    var frame: [UInt8] = [0x00, 0x00, 0xFF]
-    if data.count < 255 {
-      frame += [UInt8(data.count), UInt8(truncatingIfNeeded: 0x100 - data.count)]
-    } else {
-      let m = UInt8(truncatingIfNeeded: data.count >> 8)
-      let l = UInt8(truncatingIfNeeded: data.count)
-      frame += [0xFF, 0xFF, m, l, UInt8(truncatingIfNeeded: 0x100 - ((Int(m) + Int(l)) & 0xFF))]
-    }
-    return frame + data + [dcs, 0x00]
   }
 }

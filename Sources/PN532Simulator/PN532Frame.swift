@@ -71,8 +71,12 @@ package enum PN532Frame: Equatable {
   }
 
   /// Frames an answer (`D5` is prepended to `payload`).
-  static func answer(_ payload: [UInt8]) -> [UInt8] {
-    let data = [0xD5] + payload
+  static func answer(_ payload: [UInt8]) -> [UInt8] { frame(tfi: 0xD5, payload) }
+
+  /// Frames `payload` behind the frame identifier `tfi` (`D4` host to PN532, `D5` back):
+  /// a normal frame up to 254 data bytes, an extended one beyond.
+  package static func frame(tfi: UInt8, _ payload: [UInt8]) -> [UInt8] {
+    let data = [tfi] + payload
     let dcs = UInt8(truncatingIfNeeded: 0x100 - (data.reduce(0) { $0 + Int($1) } & 0xFF))
     var frame: [UInt8] = [0x00, 0x00, 0xFF]
     if data.count < 255 {

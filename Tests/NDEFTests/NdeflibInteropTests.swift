@@ -124,10 +124,75 @@ struct NdeflibInteropTests {
       #expect(try model.payload() == first.payload)
       // The carrier reference resolves to the second record by id.
       #expect(message.records[1].id == model.alternativeCarriers[0].dataReference)
+    case "wifiP2P":
+      try checkWiFiP2P(payload: first.payload, expect: expect)
     case "generic":
       #expect("\(message.records.count)" == expect["count"])
     default:
       Issue.record("unknown vector kind \(vector.kind)")
     }
+  }
+
+  /// A JSON array of `[number, "hex"]` pairs from an expectation.
+  static func pairs(_ json: String?) throws -> [(Int, [UInt8])] {
+    let text = try #require(json)
+    let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    let array = try #require(object as? [[Any]])
+    return try array.map { pair in
+      let number = try #require(pair.first as? Int)
+      let hexText = try #require(pair.last as? String)
+      return (number, try #require(Hex.bytes(hexText)))
+    }
+  }
+
+  /// ndeflib's Wi-Fi P2P payload: the framing (two big-endian part lengths) and the WSC part
+  /// agree with Tapwire; the P2P attribute lengths do not. ndeflib writes them big-endian,
+  /// the Wi-Fi P2P specification (v1.7 section 4.1.1) little-endian, so Tapwire's strict
+  /// decoder stops at the first attribute and Tapwire's encoding of ndeflib's decoded values
+  /// equals ndeflib's bytes with each attribute length's two bytes swapped.
+  func checkWiFiP2P(payload: [UInt8], expect: [String: String]) throws {
+    #expect(expect["p2pLengthByteOrder"] == "\"big\"")
+    let wsc = try Self.pairs(expect["wscAttributes"])
+    let p2p = try Self.pairs(expect["p2pAttributes"])
+    let wscBytes = wsc.flatMap { type, value in
+      [UInt8(type >> 8), UInt8(type & 0xFF), UInt8(value.count >> 8), UInt8(value.count & 0xFF)] + value
+    }
+    // The WSC part is byte for byte what ndeflib wrote, after its big-endian length.
+    #expect(Array(payload[2..<(2 + wscBytes.count)]) == wscBytes)
+    let firstAttribute = 2 + wscBytes.count + 2
+    #expect(throws: NDEFError(.attributeTruncated, offset: firstAttribute)) {
+      _ = try WiFiP2PView(validating: payload.span.bytes)
+    }
+
+    let model = WiFiP2P(
+      wscAttributes: wscBytes,
+      p2pAttributes: p2p.map { P2PAttributeValue(id: P2PAttributeID(rawValue: UInt8($0.0)), value: $0.1) })
+    let ours = try model.payload()
+    var swapped = payload
+    var position = firstAttribute
+    for (_, value) in p2p {
+      swapped.swapAt(position + 1, position + 2)
+      position += 3 + value.count
+    }
+    #expect(position == payload.count)
+    #expect(ours == swapped)
+
+    // Tapwire's bytes decode to ndeflib's values, WSC attributes and device info included.
+    let view = try WiFiP2PView(validating: ours.span.bytes)
+    var decodedWSC: [(Int, [UInt8])] = []
+    var wscIterator = view.wscAttributes
+    while let attribute = wscIterator.next() {
+      decodedWSC.append((Int(attribute.type.rawValue), attribute.value.copiedBytes()))
+    }
+    #expect(decodedWSC.map(\.0) == wsc.map(\.0))
+    #expect(decodedWSC.map(\.1) == wsc.map(\.1))
+    #expect(WiFiP2P(view) == model)
+    let deviceInfo = view.deviceInfo
+    let info = try #require(deviceInfo)
+    #expect(Self.quoted(String(decoding: info.deviceName, as: UTF8.self)) == expect["deviceName"])
+    #expect(
+      Self.quoted(info.deviceAddress.map { Hex.string([$0]).uppercased() }.joined(separator: ":"))
+        == expect["deviceAddress"])
+    #expect("\(info.configMethods)" == expect["configMethods"])
   }
 }

@@ -61,6 +61,34 @@ wifi.set_attribute("credential", credential)
 wifi.set_attribute("vendor-extension", b"\x00\x37\x2a", b"\x00\x01\x20")
 add("wifiSimpleConfig", [wifi], {"ssid": "Tapwire-Lab", "networkKey": "correct horse battery staple",
                                 "authentication": 0x20, "encryption": 0x08, "version2": 0x20})
+# Wi-Fi P2P carrier (application/vnd.wfa.p2p). ndeflib writes the two part lengths big-endian,
+# as Tapwire does, but each P2P attribute's 2-byte length big-endian too ('BH+'), where the
+# Wi-Fi P2P specification (section 4.1.1) and wpa_supplicant write it little-endian. The
+# expectations carry ndeflib's decoded WSC part and P2P attributes, so the test can show that
+# the framing and the WSC part agree and that the attribute-length byte order is the only
+# difference.
+p2p = ndef.WifiPeerToPeerRecord()
+p2p.set_attribute("manufacturer", "Tapwire")
+p2p.set_attribute("model-name", "Reader")
+p2p.set_attribute("model-number", "TW-1")
+p2p.set_attribute("serial-number", "0042")
+p2p.set_attribute("oob-password", b"\x00" * 20, 0x0007, b"")
+p2p.set_attribute("rf-bands", 0x01)
+p2p.set_attribute("uuid-enrollee", "123e4567-e89b-12d3-a456-426655440000")
+p2p.set_attribute("vendor-extension", b"\x00\x37\x2a", b"\x00\x01\x20")
+p2p.set_attribute("p2p-capability", 0x25, 0x01)
+p2p.set_attribute("p2p-device-info", b"\x02\x11\x22\x33\x44\x55", 0x0188, "Computer::PC", [], "Tapwire Reader")
+p2p.set_attribute("negotiation-channel", b"DE\x04", 81, 6, 0)
+p2p_octets = b"".join(ndef.message_encoder([p2p]))
+p2p_decoded = list(ndef.message_decoder(p2p_octets))[0]
+wsc_keys = sorted(k for k in p2p_decoded.keys() if k > 0xFF)
+p2p_keys = sorted(k for k in p2p_decoded.keys() if k <= 0xFF)
+info = p2p_decoded.get_attribute("p2p-device-info")
+add("wifiP2P", [p2p], {
+    "wscAttributes": [[k, v.hex()] for k in wsc_keys for v in p2p_decoded[k]],
+    "p2pAttributes": [[k, v.hex()] for k in p2p_keys for v in p2p_decoded[k]],
+    "deviceAddress": ":".join("%02X" % b for b in info.device_address), "configMethods": 0x0188, "deviceName": info.device_name,
+    "p2pLengthByteOrder": "big"})
 # Handover Request with collision resolution and one alternative carrier, then the carrier record.
 hr = ndef.HandoverRequestRecord("1.2", 0x1234)
 hr.add_alternative_carrier("active", "wifi0")

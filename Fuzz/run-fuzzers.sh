@@ -29,6 +29,7 @@ declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzComm
 declare -A max_len=( [FuzzReaderDiscovery]=128 )
 
 scratch=.build/fuzz
+mkdir -p .build  # the build logs go beside the scratch folder, also on a fresh clone
 products=()
 for t in "${targets[@]}"; do products+=(--product "$t"); done
 echo "fuzz: building ${targets[*]} with -sanitize=fuzzer,address"

@@ -116,4 +116,38 @@ struct RecordTypeRoundTripTests {
       #expect(decodedName == (name.isEmpty ? decodedName : name))
     }
   }
+
+  /// Wi-Fi P2P carriers: random WSC attributes and P2P attributes (Device Info among them),
+  /// model → payload → view → model, and the canonical payload byte for byte.
+  @Test func wifiP2P() throws {
+    var rng = SeededGenerator(seed: Self.seed &+ 2)
+    for _ in 0..<500 {
+      var wsc: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...4, using: &rng) {
+        let value = Self.bytes(&rng, 0...20)
+        wsc += [0x10, UInt8.random(in: 0...0xFF, using: &rng), 0x00, UInt8(value.count)] + value
+      }
+      var attributes: [P2PAttributeValue] = []
+      for _ in 0..<Int.random(in: 0...4, using: &rng) {
+        if Bool.random(using: &rng) {
+          let info = P2PDeviceInfo(
+            deviceAddress: Self.bytes(&rng, 6...6), configMethods: UInt16.random(in: 0...0xFFFF, using: &rng),
+            primaryDeviceType: Self.bytes(&rng, 8...8),
+            secondaryDeviceTypes: (0..<Int.random(in: 0...2, using: &rng)).map { _ in Self.bytes(&rng, 8...8)
+            },
+            deviceName: Array(Self.string(&rng).utf8))
+          attributes.append(P2PAttributeValue(id: .deviceInfo, value: info.encodedValue))
+        } else {
+          let id = P2PAttributeID(rawValue: [2, 15, 19, 0xDD].randomElement(using: &rng)!)
+          attributes.append(P2PAttributeValue(id: id, value: Self.bytes(&rng, 0...300)))
+        }
+      }
+      let model = WiFiP2P(wscAttributes: wsc, p2pAttributes: attributes)
+      let payload = try model.payload()
+      let view = try WiFiP2PView(validating: payload.span.bytes)
+      let decoded = WiFiP2P(view)
+      #expect(decoded == model)
+      #expect(try decoded.payload() == payload)
+    }
+  }
 }

@@ -178,7 +178,9 @@ extension LibNFCReader {
       do { return try Type3Tag.writePlan(message, into: image, options: options) } catch {
         guard error.code == .writeInProgress else { throw .tag(error) }
         Self.clearWriteFlag(&image)
-        do { return try Type3Tag.writePlan(message, into: image, options: options) } catch { throw .tag(error) }
+        do { return try Type3Tag.writePlan(message, into: image, options: options) } catch {
+          throw .tag(error)
+        }
       }
     default:
       throw .reader(
@@ -205,7 +207,8 @@ extension LibNFCReader {
     case (.type3, Type3AttributeInformation.blockSize): size = Type3AttributeInformation.blockSize
     default:
       throw .reader(
-        ReaderError(.invalidArgument, "a plan of \(plan.blockSize)-byte blocks does not fit a \(tag.kind.name) tag"))
+        ReaderError(
+          .invalidArgument, "a plan of \(plan.blockSize)-byte blocks does not fit a \(tag.kind.name) tag"))
     }
     guard plan.writes.allSatisfy({ $0.bytes.count == size }) else {
       throw .reader(ReaderError(.invalidArgument, "every write of the plan must be \(size) bytes"))
@@ -213,7 +216,8 @@ extension LibNFCReader {
     for write in plan.writes {
       do {
         switch (tag.kind, size) {
-        case (.type1, Type1Tag.staticWriteSize): try await writeType1Byte(write.bytes[0], at: write.block, to: tag)
+        case (.type1, Type1Tag.staticWriteSize):
+          try await writeType1Byte(write.bytes[0], at: write.block, to: tag)
         case (.type1, _): try await writeType1Block(write.block, write.bytes, to: tag)
         case (.type3, _): try await writeBlocks(startingAt: write.block, write.bytes, to: tag)
         default: try await writePage(write.block, write.bytes, to: tag)
@@ -241,7 +245,8 @@ extension LibNFCReader {
       let maximum = Int(attribute[3]) << 8 | Int(attribute[4])
       let length = Int(attribute[11]) << 16 | Int(attribute[12]) << 8 | Int(attribute[13])
       let size = Type3AttributeInformation.blockSize
-      let needed = attribute[9] == Type3AttributeInformation.writeFlagOff ? min(maximum, (length + size - 1) / size) : 0
+      let needed =
+        attribute[9] == Type3AttributeInformation.writeFlagOff ? min(maximum, (length + size - 1) / size) : 0
       guard needed > 0 else { return attribute }
       let data = try await readType3Blocks(1...needed, perCheck: Int(attribute[1]), of: tag, upTo: maximum)
       return attribute + data

@@ -398,11 +398,13 @@ public final class LibNFCReader: ReaderConnection {
     }
     var body: [UInt8] = [command] + tag.uid + [0x01, UInt8(truncatingIfNeeded: service), UInt8(service >> 8)]
     body.append(UInt8(blocks.count))
+    // Block list elements (JIS X 6319-4): 2 bytes `80 nn` below block 256, else 3 bytes
+    // `00 lo hi`, the block number least significant byte first like the service code.
     for number in blocks {
       if number < 0x100 {
         body += [0x80, UInt8(number)]
       } else {
-        body += [0x00, UInt8(number >> 8), UInt8(truncatingIfNeeded: number)]
+        body += [0x00, UInt8(truncatingIfNeeded: number), UInt8(number >> 8)]
       }
     }
     body += data

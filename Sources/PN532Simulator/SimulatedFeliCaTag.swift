@@ -77,7 +77,7 @@ public struct SimulatedFeliCaTag: Sendable, Hashable {
         index += 2
       } else {
         guard index + 2 < frame.count else { return nil }
-        numbers.append(Int(frame[index + 1]) << 8 | Int(frame[index + 2]))
+        numbers.append(Int(frame[index + 1]) | Int(frame[index + 2]) << 8)  // 3 bytes: `00 lo hi`
         index += 3
       }
     }

@@ -49,7 +49,8 @@ public struct SimulatedJewelTag: Sendable, Hashable {
   /// ID is bytes 0-3.
   public init(memory: [UInt8], headerROM: [UInt8]? = nil) throws(SimulatorError) {
     let isStatic = memory.count == Self.staticSize
-    guard isStatic || (memory.count >= 136 && memory.count <= 2048 && memory.count % Self.blockSize == 0) else {
+    guard isStatic || (memory.count >= 136 && memory.count <= 2048 && memory.count % Self.blockSize == 0)
+    else {
       throw SimulatorError(
         .invalidTag, "a Type 1 image has 120 bytes or 136...2048 in blocks of 8, got \(memory.count)")
     }

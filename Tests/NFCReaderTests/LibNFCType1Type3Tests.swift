@@ -128,7 +128,8 @@ enum TagFixture {
     let isType1 = name.hasPrefix("t1t")
     let served: SimulatedTag =
       isType1
-      ? .jewel(try SimulatedJewelTag(memory: seed)) : .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, memory: seed))
+      ? .jewel(try SimulatedJewelTag(memory: seed))
+      : .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, memory: seed))
     let simulator = try PN532Simulator(tag: served)
     defer { simulator.close() }
     let reader = try await LibNFCReader.open(connstring: simulator.connstring)
@@ -238,7 +239,8 @@ enum TagFixture {
     let isType1 = name.hasPrefix("t1t")
     let served: SimulatedTag =
       isType1
-      ? .jewel(try SimulatedJewelTag(memory: seed)) : .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, memory: seed))
+      ? .jewel(try SimulatedJewelTag(memory: seed))
+      : .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, memory: seed))
     let simulator = try PN532Simulator(tag: served)
     defer { simulator.close() }
     let reader = try await LibNFCReader.open(connstring: simulator.connstring)
@@ -342,7 +344,9 @@ enum TagFixture {
     let reader = try await LibNFCReader.open(connstring: simulator.connstring)
     let tag = try #require(try await reader.poll())
     simulator.inject(.tagLeaves(afterExchanges: 5 + 2))
-    let cut = await #expect(throws: LibNFCNDEFError.self) { try await reader.writeNDEF(NDEFFixture.twoRecords, to: tag) }
+    let cut = await #expect(throws: LibNFCNDEFError.self) {
+      try await reader.writeNDEF(NDEFFixture.twoRecords, to: tag)
+    }
     #expect(cut?.readerError?.code == .tagLost)
     #expect(TagFixture.memory(simulator).map { $0[9] } == 0x0F)
     simulator.representTag()
@@ -366,11 +370,37 @@ enum TagFixture {
       try await reader.writeType1Block(0, [UInt8](repeating: 0, count: 8), to: again)
     }
     #expect(badBlock?.code == .invalidArgument)
-    let badSegment = await #expect(throws: ReaderError.self) { try await reader.readType1Segment(16, of: again) }
+    let badSegment = await #expect(throws: ReaderError.self) {
+      try await reader.readType1Segment(16, of: again)
+    }
     #expect(badSegment?.code == .invalidArgument)
     let plan = TagWritePlan(blockSize: 4, writes: [], finalImage: [])
     let mismatch = await #expect(throws: LibNFCNDEFError.self) { try await reader.apply(plan, to: again) }
     #expect(mismatch?.readerError?.code == .invalidArgument)
     await reader.close()
+  }
+
+  /// Blocks past 255 use the 3-byte block list element `00 lo hi` (JIS X 6319-4): a
+  /// hand-built Check of block 0x0118 reads what Write Without Encryption put there.
+  @Test func type3BlocksPast255UseTheThreeByteElement() async throws {
+    let simulator = try PN532Simulator(
+      tag: .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, message: [], blockCount: 300)))
+    defer { simulator.close() }
+    let reader = try await LibNFCReader.open(connstring: simulator.connstring)
+    let tag = try #require(try await reader.poll())
+    let data = (0..<32).map { UInt8($0 * 3) }
+    try await reader.writeBlocks(startingAt: 0x0118, data, to: tag)
+    #expect(try await reader.readBlocks(startingAt: 0x0118, count: 2, of: tag) == data)
+    // LEN 06 IDm, one service 000B, one block: 00 18 01.
+    let check: [UInt8] = [0x06] + TagFixture.idm + [0x01, 0x0B, 0x00, 0x01, 0x00, 0x18, 0x01]
+    let answer = try await reader.transceiveRaw([UInt8(check.count + 1)] + check, with: tag)
+    await reader.close()
+    #expect(answer.count == 29)
+    #expect(Array(answer[1..<2]) == [0x07])
+    #expect(Array(answer[10..<13]) == [0x00, 0x00, 0x01])
+    #expect(Array(answer[13...]) == Array(data.prefix(16)))
+    guard case .felica(let served)? = simulator.tag else { return }
+    #expect(served.blocks[0x0118] == Array(data.prefix(16)))
+    #expect(served.blocks[0x0119] == Array(data.suffix(16)))
   }
 }

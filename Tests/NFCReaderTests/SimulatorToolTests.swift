@@ -131,7 +131,8 @@ import Testing
   @Test(.enabled(if: toolExists("nfc-jewel"), "nfc-jewel not found: install libnfc-bin to run this check"))
   func theAdapterReadsWhatNfcJewelWrote() async throws {
     let seed = try TagFixture.seed("t1t-static-uri.bin")
-    let blank = try SimulatedJewelTag(memory: try Type1Tag.formattedImage(memorySize: 120, uid: Array(seed[0..<7])))
+    let blank = try SimulatedJewelTag(
+      memory: try Type1Tag.formattedImage(memorySize: 120, uid: Array(seed[0..<7])))
     let simulator = try PN532Simulator(tag: .jewel(blank))
     defer { simulator.close() }
     let path = "/tmp/tapwire-jewel-w-\(simulator.devicePath.split(separator: "/").last ?? "x").jwd"

@@ -105,8 +105,10 @@ struct ReadCommandTests {
     let ndef = try #require(object["ndef"] as? [String: Any])
     let record = try #require((ndef["records"] as? [[String: Any]])?.first)
     switch tag {
-    case "topaz96": #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "https://example.org/t1t")
-    case "felica": #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "https://felica.example")
+    case "topaz96":
+      #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "https://example.org/t1t")
+    case "felica":
+      #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "https://felica.example")
     default: #expect(record["typeText"] as? String == "text/plain")
     }
     let dump = try CLI.run(["read", "--device", connstring, "--dump", "--json", "--timeout", "10"])
@@ -118,7 +120,9 @@ struct ReadCommandTests {
   }
 
   @Test func simulateRefusesAnImageOfTheWrongSize() throws {
-    let result = try CLI.run(["simulate", "--tag", "topaz512", "--image", "Corpus/tags/seeds/t1t-static-blank.bin"])
+    let result = try CLI.run([
+      "simulate", "--tag", "topaz512", "--image", "Corpus/tags/seeds/t1t-static-blank.bin",
+    ])
     #expect(result.status == 1)
     #expect(result.stderr.contains("a topaz512 image has 512 bytes, got 120"), "\(result.stderr)")
   }

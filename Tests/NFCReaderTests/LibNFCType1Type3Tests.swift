@@ -38,6 +38,13 @@ enum TagFixture {
     .felica(try SimulatedFeliCaTag(idm: idm, message: Fixture.textMessage))
   }
 
+  /// A simulated Type 1 or Type 3 tag serving a memory image.
+  static func served(_ image: [UInt8], type1: Bool) throws -> SimulatedTag {
+    type1
+      ? .jewel(try SimulatedJewelTag(memory: image))
+      : .felica(try SimulatedFeliCaTag(idm: idm, memory: image))
+  }
+
   /// The memory of the simulator's tag (in the field or removed): Type 1 from block 0,
   /// Type 3 from the attribute block.
   static func memory(_ simulator: PN532Simulator) -> [UInt8]? {
@@ -126,11 +133,7 @@ enum TagFixture {
   func readsSeedImagesAsTheDecoderDoes(_ name: String) async throws {
     let seed = try TagFixture.seed(name)
     let isType1 = name.hasPrefix("t1t")
-    let served: SimulatedTag =
-      isType1
-      ? .jewel(try SimulatedJewelTag(memory: seed))
-      : .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, memory: seed))
-    let simulator = try PN532Simulator(tag: served)
+    let simulator = try PN532Simulator(tag: try TagFixture.served(seed, type1: isType1))
     defer { simulator.close() }
     let reader = try await LibNFCReader.open(connstring: simulator.connstring)
     let tag = try #require(try await reader.poll())
@@ -237,11 +240,7 @@ enum TagFixture {
   func readOnlyTagsAreTypedAndWriteNothing(_ name: String) async throws {
     let seed = try TagFixture.seed(name)
     let isType1 = name.hasPrefix("t1t")
-    let served: SimulatedTag =
-      isType1
-      ? .jewel(try SimulatedJewelTag(memory: seed))
-      : .felica(try SimulatedFeliCaTag(idm: TagFixture.idm, memory: seed))
-    let simulator = try PN532Simulator(tag: served)
+    let simulator = try PN532Simulator(tag: try TagFixture.served(seed, type1: isType1))
     defer { simulator.close() }
     let reader = try await LibNFCReader.open(connstring: simulator.connstring)
     let tag = try #require(try await reader.poll())

@@ -19,28 +19,45 @@ extension Type2Variant {
   }
 }
 
-/// NDEF on the tag in the field: Type 2 through page READ and WRITE with the tearing-safe
-/// write order of ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)`` (T2T 1.0
-/// §6.4), Type 4 through ``NFCTags/Type4NDEFProcedure`` over ``ISO7816/APDUExchanger``
-/// (T4T 3.0 §5.4-§5.5).
+/// NDEF on the tag in the field: Type 1 through READ/RSEG and WRITE-E/WRITE-E8 with the
+/// tearing-safe order of ``NFCTags/Type1Tag/writePlan(_:into:options:)`` (T1T 1.0 §5,
+/// T1T 1.2 §6), Type 2 through page READ and WRITE with the tearing-safe write order of
+/// ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)`` (T2T 1.0 §6.4), Type 3
+/// through Check and Write Without Encryption with the WriteFlag order of
+/// ``NFCTags/Type3Tag/writePlan(_:into:options:)`` (T3T 1.0 §7.4), Type 4 through
+/// ``NFCTags/Type4NDEFProcedure`` over ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5).
 extension LibNFCReader {
-  /// Reads the NDEF message of a Type 2 or Type 4 tag.
+  /// Reads the NDEF message of a Type 1, 2, 3 or 4 tag.
   ///
-  /// - Parameter options: how the Type 2 memory image and the message are validated
-  ///   (lenient also relaxes the NDEF record rules).
-  /// - Returns: nil for an empty NDEF TLV or NLEN 0 (a blank, formatted tag), and for a
-  ///   Type 2 image without an NDEF TLV read leniently.
+  /// - Parameter options: how the memory image and the message are validated (lenient
+  ///   also relaxes the NDEF record rules).
+  /// - Returns: nil for an empty NDEF TLV, Ln 0 or NLEN 0 (a blank, formatted tag), for a
+  ///   Type 1 or 2 image without an NDEF TLV read leniently, and for a Type 3 tag whose
+  ///   WriteFlag is ON read leniently.
   /// - Throws: ``LibNFCNDEFError/reader(_:)`` (``ReaderError/Code/unsupportedFeature`` for
-  ///   other tag kinds), ``LibNFCNDEFError/tag(_:)`` with the decoding or procedure error,
-  ///   ``LibNFCNDEFError/apdu(_:)``.
+  ///   other tag kinds), ``LibNFCNDEFError/tag(_:)`` with the decoding or procedure error
+  ///   (for Type 3 with WriteFlag ON, read strictly: ``NFCTagError/Code/writeInProgress``,
+  ///   an interrupted write), ``LibNFCNDEFError/apdu(_:)``.
   public func readNDEF(from tag: LibNFCTag, options: TagDecodingOptions = .strict)
     async throws(LibNFCNDEFError) -> NDEFMessage?
   {
     let ndefOptions: NDEFDecodingOptions = options.isLenient ? .lenient : .strict
     switch tag.kind {
+    case .type1:
+      let (image, headerROM) = try await type1Image(of: tag)
+      do {
+        let view = try Type1TagView(validating: image.span, headerROM: headerROM, options: options)
+        return try view.tlvArea.message(options: ndefOptions)
+      } catch { throw .tag(error) }
     case .type2:
       let image = try await type2Image(of: tag)
       return try Self.type2Message(in: image, variant: tag.type2Variant?.tagVariant, options: options)
+    case .type3:
+      let image = try await type3NDEFImage(of: tag)
+      do {
+        let view = try Type3TagView(validating: image.span, options: options)
+        return try view.message(options: ndefOptions)
+      } catch { throw .tag(error) }
     case .type4:
       let procedure = try await runType4(.read, on: tag)
       guard !procedure.message.isEmpty else { return nil }
@@ -52,16 +69,20 @@ extension LibNFCReader {
     }
   }
 
-  /// Reads the tag's NDEF storage as bytes: for a Type 2 tag the whole memory image,
-  /// every page of the detected variant from page 0 (T2T 1.0 §2); for a Type 4 tag the
-  /// used part of the NDEF file, NLEN (or ENLEN) then the message, read by the NDEF read
-  /// procedure (T4T 3.0 §5.4).
+  /// Reads the tag's NDEF storage as bytes: for a Type 1, 2 or 3 tag the whole memory
+  /// image of ``LibNFCReader/readMemory(of:pageCount:)`` (Type 1 from block 0, Type 2 every
+  /// page of the detected variant, Type 3 the attribute information block and its Nmaxb
+  /// blocks; T1T 1.0 §2, T2T 1.0 §2, T3T 1.0 §7); for a Type 4 tag the used part of the
+  /// NDEF file, NLEN (or ENLEN) then the message, read by the NDEF read procedure (T4T 3.0
+  /// §5.4).
   ///
   /// - Throws: as ``readNDEF(from:options:)``.
   public func readMemoryImage(from tag: LibNFCTag) async throws(LibNFCNDEFError) -> [UInt8] {
     switch tag.kind {
     case .type2:
       return try await type2Image(of: tag)
+    case .type1, .type3:
+      do { return try await readMemory(of: tag) } catch { throw .reader(error) }
     case .type4:
       let procedure = try await runType4(.read, on: tag)
       let size = procedure.capabilityContainer?.fileControl.lengthFieldSize ?? 2
@@ -75,10 +96,13 @@ extension LibNFCReader {
     }
   }
 
-  /// Writes `message` to a Type 2 or Type 4 tag. Type 2: reads the image, plans the
-  /// tearing-safe page writes (NDEF length 0 first, the body, the real length last) and
-  /// sends them in order with WRITE (0xA2). Type 4: SELECTs, reads the CC file and
-  /// UPDATE BINARYs NLEN 0, the message, then NLEN.
+  /// Writes `message` to a Type 1, 2, 3 or 4 tag. Type 1 and 2: reads the image, plans
+  /// the tearing-safe writes (NDEF length 0 first, the body, the real length last) and
+  /// sends them in order: WRITE-E per byte on static Type 1 memory, WRITE-E8 per block on
+  /// dynamic memory, WRITE (0xA2) per Type 2 page. Type 3: reads the image and writes the
+  /// attribute block with WriteFlag ON and Ln 0, the body blocks, then the attribute block
+  /// with WriteFlag OFF and the real Ln (Write Without Encryption, one block each). Type 4:
+  /// SELECTs, reads the CC file and UPDATE BINARYs NLEN 0, the message, then NLEN.
   ///
   /// - Throws: ``LibNFCNDEFError/tag(_:)`` with ``NFCTagError/Code/readOnly``,
   ///   ``NFCTagError/Code/messageTooLarge``, ``NFCTagError/Code/ndefFileNotWritable`` or
@@ -95,16 +119,16 @@ extension LibNFCReader {
     try await writeNDEF(bytes: bytes, to: tag, options: options)
   }
 
-  /// Writes encoded NDEF message bytes (empty: an empty NDEF TLV, or NLEN 0) to a Type 2
-  /// or Type 4 tag, as ``writeNDEF(_:to:options:)``.
+  /// Writes encoded NDEF message bytes (empty: an empty NDEF TLV, Ln 0 or NLEN 0) to a
+  /// Type 1, 2, 3 or 4 tag, as ``writeNDEF(_:to:options:)``.
   ///
   /// - Throws: as ``writeNDEF(_:to:options:)``.
   public func writeNDEF(bytes: [UInt8], to tag: LibNFCTag, options: TagDecodingOptions = .strict)
     async throws(LibNFCNDEFError)
   {
     switch tag.kind {
-    case .type2:
-      let plan = try await type2WritePlan(bytes, for: tag, options: options)
+    case .type1, .type2, .type3:
+      let plan = try await writePlan(bytes, for: tag, options: options)
       try await apply(plan, to: tag)
     case .type4:
       _ = try await runType4(.write(bytes), on: tag)
@@ -129,23 +153,117 @@ extension LibNFCReader {
     do { return try Type2Tag.writePlan(message, into: image, options: options) } catch { throw .tag(error) }
   }
 
-  /// Sends a plan's page writes to a Type 2 tag with WRITE (0xA2), in the plan's order.
+  /// Reads a Type 1, 2 or 3 tag's image and plans the writes that store `message`
+  /// (encoded NDEF bytes) in it, without writing: ``NFCTags/Type1Tag/writePlan(_:into:options:)``,
+  /// ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)`` or
+  /// ``NFCTags/Type3Tag/writePlan(_:into:options:)``. A Type 3 tag left with WriteFlag ON
+  /// by an interrupted write is planned over as if its message were empty (the plan sets
+  /// WriteFlag ON first anyway; T3T 1.0 §7.4.2).
+  ///
+  /// - Throws: ``LibNFCNDEFError/reader(_:)`` for another tag kind
+  ///   (``ReaderError/Code/unsupportedFeature``) or a failed read;
+  ///   ``LibNFCNDEFError/tag(_:)`` with the errors of those plans.
+  public func writePlan(_ message: [UInt8], for tag: LibNFCTag, options: TagDecodingOptions = .strict)
+    async throws(LibNFCNDEFError) -> TagWritePlan
+  {
+    switch tag.kind {
+    case .type1:
+      let (image, _) = try await type1Image(of: tag)
+      do { return try Type1Tag.writePlan(message, into: image, options: options) } catch { throw .tag(error) }
+    case .type2:
+      return try await type2WritePlan(message, for: tag, options: options)
+    case .type3:
+      var image: [UInt8]
+      do { image = try await readMemory(of: tag) } catch { throw .reader(error) }
+      do { return try Type3Tag.writePlan(message, into: image, options: options) } catch {
+        guard error.code == .writeInProgress else { throw .tag(error) }
+        Self.clearWriteFlag(&image)
+        do { return try Type3Tag.writePlan(message, into: image, options: options) } catch {
+          throw .tag(error)
+        }
+      }
+    default:
+      throw .reader(
+        ReaderError(.unsupportedFeature, "write plans need a Type 1, 2 or 3 tag (\(tag.kind.name))"))
+    }
+  }
+
+  /// Sends a plan's writes in the plan's order: WRITE (0xA2) for 4-byte Type 2 pages,
+  /// WRITE-E (0x53) for single Type 1 bytes (the block number is then the byte address),
+  /// WRITE-E8 (0x54) for 8-byte Type 1 blocks, Write Without Encryption (0x08, service
+  /// 0009) for 16-byte Type 3 blocks.
   ///
   /// - Throws: ``LibNFCNDEFError/reader(_:)``: ``ReaderError/Code/invalidArgument`` for a
-  ///   plan whose blocks are not 4-byte pages (nothing written), and the errors of
-  ///   ``LibNFCReader/writePage(_:_:to:)`` (the writes before it stay done).
+  ///   plan whose block size does not fit the tag (nothing written), and the errors of
+  ///   ``LibNFCReader/writePage(_:_:to:)``, ``LibNFCReader/writeType1Byte(_:at:to:)``,
+  ///   ``LibNFCReader/writeType1Block(_:_:to:)`` or
+  ///   ``LibNFCReader/writeBlocks(startingAt:_:to:service:)`` (the writes before stay done).
   public func apply(_ plan: TagWritePlan, to tag: LibNFCTag) async throws(LibNFCNDEFError) {
-    guard plan.blockSize == Type2Tag.pageSize, plan.writes.allSatisfy({ $0.bytes.count == Type2Tag.pageSize })
-    else {
+    let size: Int
+    switch (tag.kind, plan.blockSize) {
+    case (.type2, Type2Tag.pageSize): size = Type2Tag.pageSize
+    case (.type1, Type1Tag.staticWriteSize): size = Type1Tag.staticWriteSize
+    case (.type1, Type1Tag.blockSize): size = Type1Tag.blockSize
+    case (.type3, Type3AttributeInformation.blockSize): size = Type3AttributeInformation.blockSize
+    default:
       throw .reader(
-        ReaderError(.invalidArgument, "a Type 2 plan writes 4-byte pages (block size \(plan.blockSize))"))
+        ReaderError(
+          .invalidArgument, "a plan of \(plan.blockSize)-byte blocks does not fit a \(tag.kind.name) tag"))
+    }
+    guard plan.writes.allSatisfy({ $0.bytes.count == size }) else {
+      throw .reader(ReaderError(.invalidArgument, "every write of the plan must be \(size) bytes"))
     }
     for write in plan.writes {
-      do { try await writePage(write.block, write.bytes, to: tag) } catch { throw .reader(error) }
+      do {
+        switch (tag.kind, size) {
+        case (.type1, Type1Tag.staticWriteSize):
+          try await writeType1Byte(write.bytes[0], at: write.block, to: tag)
+        case (.type1, _): try await writeType1Block(write.block, write.bytes, to: tag)
+        case (.type3, _): try await writeBlocks(startingAt: write.block, write.bytes, to: tag)
+        default: try await writePage(write.block, write.bytes, to: tag)
+        }
+      } catch { throw .reader(error) }
     }
   }
 
   // MARK: Steps
+
+  /// A Type 1 image from block 0 and the header ROM from RID.
+  private func type1Image(of tag: LibNFCTag) async throws(LibNFCNDEFError) -> ([UInt8], Type1HeaderROM) {
+    do {
+      let identification = try await readType1Identification(of: tag)
+      let image = try await readType1Memory(of: tag, headerROM: identification[0])
+      return (image, Type1HeaderROM(hr0: identification[0], hr1: identification[1]))
+    } catch { throw .reader(error) }
+  }
+
+  /// The attribute information block and the blocks its Ln needs (none when WriteFlag is
+  /// ON; at most Nmaxb), read Nbr per Check (T3T 1.0 §7.4.1).
+  private func type3NDEFImage(of tag: LibNFCTag) async throws(LibNFCNDEFError) -> [UInt8] {
+    do {
+      let attribute = try await readBlocks(startingAt: 0, count: 1, of: tag)
+      let maximum = Int(attribute[3]) << 8 | Int(attribute[4])
+      let length = Int(attribute[11]) << 16 | Int(attribute[12]) << 8 | Int(attribute[13])
+      let size = Type3AttributeInformation.blockSize
+      let needed =
+        attribute[9] == Type3AttributeInformation.writeFlagOff ? min(maximum, (length + size - 1) / size) : 0
+      guard needed > 0 else { return attribute }
+      let data = try await readType3Blocks(1...needed, perCheck: Int(attribute[1]), of: tag, upTo: maximum)
+      return attribute + data
+    } catch { throw .reader(error) }
+  }
+
+  /// Sets WriteFlag OFF and Ln 0 in a Type 3 image's attribute block, checksum updated.
+  private static func clearWriteFlag(_ image: inout [UInt8]) {
+    guard image.count >= Type3AttributeInformation.blockSize else { return }
+    image[9] = Type3AttributeInformation.writeFlagOff
+    image[11] = 0
+    image[12] = 0
+    image[13] = 0
+    let sum = Type3AttributeInformation.checksum(Array(image.prefix(14)))
+    image[14] = UInt8(sum >> 8)
+    image[15] = UInt8(truncatingIfNeeded: sum)
+  }
 
   /// The Type 2 image, every page of the variant (Ultralight's 16 when unknown).
   private func type2Image(of tag: LibNFCTag) async throws(LibNFCNDEFError) -> [UInt8] {
@@ -189,6 +307,6 @@ extension LibNFCReader {
   }
 
   private static func noNDEFMapping(_ tag: LibNFCTag) -> ReaderError {
-    ReaderError(.unsupportedFeature, "NDEF reads and writes need a Type 2 or Type 4 tag (\(tag.kind.name))")
+    ReaderError(.unsupportedFeature, "NDEF reads and writes need a Type 1, 2, 3 or 4 tag (\(tag.kind.name))")
   }
 }

@@ -174,14 +174,15 @@ public final class LibNFCReader: ReaderConnection {
 
   /// The raw memory image: for a Type 2 tag `pageCount` pages (default: the variant's),
   /// read 4 pages at a time; for a Type 3 tag the attribute block and its data blocks; for
-  /// a Type 1 tag its 120 bytes of static memory (dynamic memory is not read).
+  /// a Type 1 tag with static memory (HR0 0x11) its 120 bytes from block 0, read byte by
+  /// byte with READ as libnfc's `nfc-jewel` reads them; for a dynamic one (Topaz 512) the
+  /// (TMS + 1) × 8 bytes its capability container announces (segment 0 alone when it has
+  /// none), read with RSEG.
   public func readMemory(of tag: LibNFCTag, pageCount: Int? = nil) async throws(ReaderError) -> [UInt8] {
     if tag.kind == .type3 { return try await readType3Memory(of: tag) }
     if tag.kind == .type1 {
-      // The 120 bytes of static memory, one READ each (as libnfc's nfc-jewel reads).
-      var image: [UInt8] = []
-      for address in 0..<120 { image.append(try await readType1Byte(at: address, of: tag)) }
-      return image
+      let identification = try await readType1Identification(of: tag)
+      return try await readType1Memory(of: tag, headerROM: identification[0])
     }
     guard let pages = pageCount ?? tag.type2Variant?.pageCount else {
       throw ReaderError(
@@ -201,16 +202,45 @@ public final class LibNFCReader: ReaderConnection {
     return image
   }
 
+  /// A Type 1 image from block 0: static (HR0 low nibble 1) by READ, dynamic by RSEG.
+  func readType1Memory(of tag: LibNFCTag, headerROM hr0: UInt8) async throws(ReaderError) -> [UInt8] {
+    if hr0 & 0x0F == 0x01 {
+      // The 120 bytes of static memory, one READ each (as libnfc's nfc-jewel reads).
+      var image: [UInt8] = []
+      image.reserveCapacity(Self.type1StaticSize)
+      for address in 0..<Self.type1StaticSize { image.append(try await readType1Byte(at: address, of: tag)) }
+      return image
+    }
+    var image = try await readType1Segment(0, of: tag)
+    // CC at bytes 8-11: NMN E1, then TMS: (TMS + 1) × 8 bytes of memory.
+    let size = image[8] == 0xE1 ? (Int(image[10]) + 1) * 8 : Self.type1SegmentSize
+    var segment = 1
+    while image.count < size {
+      image += try await readType1Segment(segment, of: tag)
+      segment += 1
+    }
+    return Array(image.prefix(size))
+  }
+
   /// A Type 3 dump: the attribute information block, then its NmaxB data blocks, read Nbr
   /// blocks per Check (T3T 1.0 section 6.1).
   private func readType3Memory(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
     let attribute = try await readBlocks(startingAt: 0, count: 1, of: tag)
-    let perCheck = max(1, min(15, Int(attribute[1])))
     let total = Int(attribute[3]) << 8 | Int(attribute[4])
-    var image = attribute
-    var block = 1
-    while block <= total {
-      let count = min(perCheck, total - block + 1)
+    let data = try await readType3Blocks(1...max(1, total), perCheck: Int(attribute[1]), of: tag, upTo: total)
+    return attribute + data
+  }
+
+  /// Data blocks `range` (bounded by `last`), `perCheck` (Nbr, clamped to 1...15) per Check.
+  func readType3Blocks(_ range: ClosedRange<Int>, perCheck: Int, of tag: LibNFCTag, upTo last: Int)
+    async throws(ReaderError) -> [UInt8]
+  {
+    let step = max(1, min(15, perCheck))
+    var image: [UInt8] = []
+    var block = range.lowerBound
+    let end = min(range.upperBound, last)
+    while block <= end {
+      let count = min(step, end - block + 1)
       image += try await readBlocks(startingAt: block, count: count, of: tag)
       block += count
     }
@@ -219,11 +249,30 @@ public final class LibNFCReader: ReaderConnection {
 
   // MARK: Type 1
 
-  /// READ (0x01): one byte of a Type 1 tag's static memory (NFC Forum T1T 1.0, 5.4); the
+  /// Static Type 1 memory: blocks 0-E.
+  static let type1StaticSize = 120
+  /// RSEG answers one segment: 16 blocks of 8 bytes.
+  static let type1SegmentSize = 128
+  /// Dynamic Type 1 memory is at most 2048 bytes (TMS 0xFF): 16 segments.
+  static let type1SegmentCount = 16
+
+  /// RID (0x78): the header ROM HR0 HR1 and the first four UID bytes (T1T 1.0, 5.1).
+  /// HR0 0x11 is a static tag (Topaz 96), 0x12 a dynamic one (Topaz 512).
+  public func readType1Identification(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
+    try requireType1(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) { $0.transceive([0x78], capacity: 8, timeout: timeout) }
+    guard answer.count == 6 else {
+      throw ReaderError(.tagError, "RID answered \(answer.count) bytes, not 6")
+    }
+    return answer
+  }
+
+  /// READ (0x01): one byte of blocks 0-F of a Type 1 tag (NFC Forum T1T 1.0, 5.4); the
   /// PN53x adds the UID and CRC.
   public func readType1Byte(at address: Int, of tag: LibNFCTag) async throws(ReaderError) -> UInt8 {
-    guard (0..<120).contains(address) else {
-      throw ReaderError(.invalidArgument, "address \(address) is not 0...119")
+    guard (0..<0x80).contains(address) else {
+      throw ReaderError(.invalidArgument, "address \(address) is not 0...127")
     }
     try requireType1(tag)
     let timeout = milliseconds(exchangeTimeout)
@@ -236,10 +285,11 @@ public final class LibNFCReader: ReaderConnection {
     return answer[0]
   }
 
-  /// WRITE-E (0x53): erases and writes one byte (T1T 1.0, 5.5). Block 0 (UID) is refused.
+  /// WRITE-E (0x53): erases and writes one byte of blocks 1-F (T1T 1.0, 5.5). Block 0
+  /// (UID) is refused.
   public func writeType1Byte(_ value: UInt8, at address: Int, to tag: LibNFCTag) async throws(ReaderError) {
-    guard (8..<120).contains(address) else {
-      throw ReaderError(.invalidArgument, "address \(address) is not 8...119")
+    guard (8..<0x80).contains(address) else {
+      throw ReaderError(.invalidArgument, "address \(address) is not 8...127")
     }
     try requireType1(tag)
     let timeout = milliseconds(exchangeTimeout)
@@ -247,6 +297,56 @@ public final class LibNFCReader: ReaderConnection {
       $0.transceive([0x53, UInt8(address), value], capacity: 8, timeout: timeout)
     }
     guard answer == [value] else { throw ReaderError(.tagError, "WRITE-E did not echo the written byte") }
+  }
+
+  /// RSEG (0x10): segment `segment` (0-15, 128 bytes = blocks 16 × segment onward) of a
+  /// dynamic Type 1 tag (T1T 1.0, 5.6); the segment goes in ADDS bits 7-4.
+  public func readType1Segment(_ segment: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
+    guard (0..<Self.type1SegmentCount).contains(segment) else {
+      throw ReaderError(.invalidArgument, "segment \(segment) is not 0...15")
+    }
+    try requireType1(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) {
+      $0.transceive([0x10, UInt8(segment << 4)], capacity: 256, timeout: timeout)
+    }
+    guard answer.count == Self.type1SegmentSize else {
+      throw ReaderError(.tagError, "RSEG answered \(answer.count) bytes, not 128")
+    }
+    return answer
+  }
+
+  /// READ8 (0x02): the 8 bytes of block `block` (0-255) of a dynamic Type 1 tag (T1T 1.0, 5.7).
+  public func readType1Block(_ block: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
+    guard (0...0xFF).contains(block) else {
+      throw ReaderError(.invalidArgument, "block \(block) is not 0...255")
+    }
+    try requireType1(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) {
+      $0.transceive([0x02, UInt8(block)], capacity: 16, timeout: timeout)
+    }
+    guard answer.count == 8 else {
+      throw ReaderError(.tagError, "READ8 answered \(answer.count) bytes, not 8")
+    }
+    return answer
+  }
+
+  /// WRITE-E8 (0x54): erases and writes the 8 bytes of block `block` (1-255) of a dynamic
+  /// Type 1 tag (T1T 1.0, 5.8); the tag answers the block as written. Block 0 is refused.
+  public func writeType1Block(_ block: Int, _ bytes: [UInt8], to tag: LibNFCTag) async throws(ReaderError) {
+    guard bytes.count == 8 else {
+      throw ReaderError(.invalidArgument, "a Type 1 block has 8 bytes, got \(bytes.count)")
+    }
+    guard (1...0xFF).contains(block) else {
+      throw ReaderError(.invalidArgument, "block \(block) is not writable (1...255)")
+    }
+    try requireType1(tag)
+    let timeout = milliseconds(exchangeTimeout)
+    let answer = try await exchange(tag) {
+      $0.transceive([0x54, UInt8(block)] + bytes, capacity: 16, timeout: timeout)
+    }
+    guard answer == bytes else { throw ReaderError(.tagError, "WRITE-E8 did not echo the written block") }
   }
 
   private func requireType1(_ tag: LibNFCTag) throws(ReaderError) {
@@ -298,11 +398,13 @@ public final class LibNFCReader: ReaderConnection {
     }
     var body: [UInt8] = [command] + tag.uid + [0x01, UInt8(truncatingIfNeeded: service), UInt8(service >> 8)]
     body.append(UInt8(blocks.count))
+    // Block list elements (JIS X 6319-4): 2 bytes `80 nn` below block 256, else 3 bytes
+    // `00 lo hi`, the block number least significant byte first like the service code.
     for number in blocks {
       if number < 0x100 {
         body += [0x80, UInt8(number)]
       } else {
-        body += [0x00, UInt8(number >> 8), UInt8(truncatingIfNeeded: number)]
+        body += [0x00, UInt8(truncatingIfNeeded: number), UInt8(number >> 8)]
       }
     }
     body += data

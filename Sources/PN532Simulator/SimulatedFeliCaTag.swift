@@ -38,6 +38,20 @@ public struct SimulatedFeliCaTag: Sendable, Hashable {
     self.blocks = blocks
   }
 
+  /// A tag from a memory image: the attribute information block and the data blocks, a
+  /// whole number (2 or more) of 16-byte blocks, as `tapwire read --dump` prints it.
+  public init(idm: [UInt8], memory: [UInt8]) throws(SimulatorError) {
+    guard idm.count == 8 else { throw SimulatorError(.invalidTag, "IDm has 8 bytes, got \(idm.count)") }
+    guard memory.count >= 32, memory.count % 16 == 0, memory.count <= 0x1_0000 * 16 else {
+      throw SimulatorError(.invalidTag, "a Type 3 image is 2 or more blocks of 16 bytes, got \(memory.count)")
+    }
+    self.idm = idm
+    self.blocks = stride(from: 0, to: memory.count, by: 16).map { Array(memory[$0..<($0 + 16)]) }
+  }
+
+  /// The memory image: every block in order, from the attribute information block.
+  public var memory: [UInt8] { blocks.flatMap { $0 } }
+
   /// Whether a polling request for `systemCode` (FFFF = any) selects this tag.
   func answersPolling(_ requested: [UInt8]) -> Bool {
     requested.count < 2 || requested == [0xFF, 0xFF] || requested == systemCode
@@ -63,7 +77,7 @@ public struct SimulatedFeliCaTag: Sendable, Hashable {
         index += 2
       } else {
         guard index + 2 < frame.count else { return nil }
-        numbers.append(Int(frame[index + 1]) << 8 | Int(frame[index + 2]))
+        numbers.append(Int(frame[index + 1]) | Int(frame[index + 2]) << 8)  // 3 bytes: `00 lo hi`
         index += 3
       }
     }

@@ -8,7 +8,7 @@ public enum SimulatedTag: Sendable {
   case type4B(SimulatedType4Tag)
   /// A FeliCa (Type 3) tag.
   case felica(SimulatedFeliCaTag)
-  /// A Jewel tag (detection only).
+  /// A Type 1 tag (Jewel, Topaz 96 or Topaz 512).
   case jewel(SimulatedJewelTag)
 
   /// The UID (PUPI for type B, IDm for FeliCa, the ID for Jewel).

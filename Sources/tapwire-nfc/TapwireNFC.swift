@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCReader
 import NFCReaderLibNFC
+import NFCTags
 import NFCWire
 import PN532Simulator
 
@@ -14,18 +15,19 @@ nonisolated(unsafe) var heldLock: DeviceLock?
 @main
 struct TapwireNFC {
   static let usage = """
-    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4] [--image FILE]
+    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica] [--image FILE]
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
 
-      simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag (blank, or
-                the memory image in FILE) or a Type 4 tag (FILE: its NDEF message);
-                prints the device path and the libnfc connection string, and runs
-                until standard input closes
-      dump      wait for a tag and print its format and bytes: "t2t <memory image hex>" for
-                Type 2, "ndef <message hex>" for Type 4
-      write     wait for a Type 2 or Type 4 tag, write the NDEF message, read it back
+      simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
+                (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
+                (felica), blank or the memory image in FILE, or a Type 4 tag (FILE: its
+                NDEF message); prints the device path and the libnfc connection string,
+                and runs until standard input closes
+      dump      wait for a tag and print its format and bytes: "t1t", "t2t" or "t3t" and
+                the memory image in hex for Type 1, 2 and 3, "ndef <message hex>" for Type 4
+      write     wait for a Type 1, 2, 3 or 4 tag, write the NDEF message, read it back
       apdu      wait for an ISO-DEP tag, run the script (progress on standard error) or
                 send each command APDU and print its response
     """
@@ -126,6 +128,7 @@ struct TapwireNFC {
     let products: [String: Type2Product] = [
       "ntag213": .ntag213, "ntag215": .ntag215, "ntag216": .ntag216, "ultralight": .ultralight,
     ]
+    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"]
     let name = value(after: "--tag", in: arguments) ?? "ntag215"
     let image: [UInt8]?
     if let path = value(after: "--image", in: arguments) {
@@ -136,13 +139,23 @@ struct TapwireNFC {
     }
     let tag: SimulatedTag
     do throws(SimulatorError) {
-      if name == "type4" {
+      switch name {
+      case "type4":
         // For a Type 4 tag, --image is the NDEF message held in its NDEF file.
         let system = Type4FileSystem.ndef(message: image ?? [0xD0, 0x00, 0x00])
         tag = .type4(try SimulatedType4Tag(uid: [0x08, 0x54, 0x57, 0x04], applet: .fileSystem(system)))
-      } else {
+      case "topaz96", "jewel", "topaz512":
+        tag = .jewel(try type1Tag(name, image: image))
+      case "felica":
+        let idm: [UInt8] = [0x01, 0x2E, 0x54, 0x57, 0x00, 0x00, 0x00, 0x03]
+        if let image {
+          tag = .felica(try SimulatedFeliCaTag(idm: idm, memory: image))
+        } else {
+          tag = .felica(try SimulatedFeliCaTag(idm: idm))
+        }
+      default:
         guard let product = products[name] else {
-          fail("unknown tag '\(name)' (\((products.keys.sorted() + ["type4"]).joined(separator: ", ")))")
+          fail("unknown tag '\(name)' (\((products.keys.sorted() + others).joined(separator: ", ")))")
         }
         if let image {
           tag = .type2(try SimulatedType2Tag(product: product, memory: image))
@@ -166,12 +179,36 @@ struct TapwireNFC {
     simulator.close()
   }
 
-  /// "t2t <memory image>" for a Type 2 tag, "ndef <message>" for a Type 4 tag (read
-  /// through the Type 4 NDEF procedure; an empty tag gives the Empty record).
+  /// A Type 1 tag for `simulate`: a Topaz 96 (`topaz96`, `jewel`) or Topaz 512 from the
+  /// memory image, or blank and formatted (T1T 1.2 §6: CC, empty NDEF TLV; the Topaz 512
+  /// with its shipped Lock and Memory Control TLVs).
+  static func type1Tag(_ name: String, image: [UInt8]?) throws(SimulatorError) -> SimulatedJewelTag {
+    let uid: [UInt8] = [0x01, 0x54, 0x57, 0x31, 0x00, 0x00, 0x00]
+    let size = name == "topaz512" ? 512 : 120
+    if let image {
+      guard image.count == size else {
+        throw SimulatorError(.invalidTag, "a \(name) image has \(size) bytes, got \(image.count)")
+      }
+      return try SimulatedJewelTag(memory: image)
+    }
+    do {
+      return try SimulatedJewelTag(memory: try Type1Tag.formattedImage(memorySize: size, uid: uid))
+    } catch {
+      throw SimulatorError(.invalidTag, "\(error)")
+    }
+  }
+
+  /// "t1t", "t2t" or "t3t" and the memory image for a Type 1, 2 or 3 tag, "ndef <message>"
+  /// for a Type 4 tag (read through the Type 4 NDEF procedure; an empty tag gives the Empty
+  /// record).
   static func read(_ tag: LibNFCTag, with reader: LibNFCReader) async throws(ReaderError) -> String {
     switch tag.kind {
+    case .type1:
+      return "t1t " + Hex.string(try await reader.readMemory(of: tag))
     case .type2:
       return "t2t " + Hex.string(try await reader.readMemory(of: tag))
+    case .type3:
+      return "t3t " + Hex.string(try await reader.readMemory(of: tag))
     case .type4:
       do throws(LibNFCNDEFError) {
         let message = try await reader.readNDEF(from: tag)
@@ -183,7 +220,7 @@ struct TapwireNFC {
     default:
       throw ReaderError(
         .unsupportedFeature,
-        "tag \(Hex.string(tag.uid)) is \(tag.kind); only Type 2 and Type 4 tags are read here yet")
+        "tag \(Hex.string(tag.uid)) is \(tag.kind.name); only Type 1, 2, 3 and 4 tags are read here")
     }
   }
 

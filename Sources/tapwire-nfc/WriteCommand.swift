@@ -7,8 +7,9 @@ import NFCWire
 
 /// `tapwire-nfc write`: writes an NDEF message to the next tag and reads it back.
 ///
-/// Type 2 tags get the tearing-safe page order of ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)``
-/// (T2T 1.0 §6.4.2), Type 4 tags the NDEF update procedure (T4T 3.0 §5.5), both through
+/// Type 1, 2 and 3 tags get the tearing-safe write order of their NFCTags write plans
+/// (T1T 1.2 §6, T2T 1.0 §6.4.2, T3T 1.0 §7.4.2: length 0 or WriteFlag ON first, the body,
+/// the real length last), Type 4 tags the NDEF update procedure (T4T 3.0 §5.5), all through
 /// ``NFCReaderLibNFC/LibNFCReader/writeNDEF(bytes:to:options:)``. Exit 0 written and verified,
 /// 1 no reader, no tag, a tag error (does not fit, read-only) or a read-back mismatch.
 enum WriteCommand {
@@ -16,9 +17,9 @@ enum WriteCommand {
     guard let hex = TapwireNFC.value(after: "--message", in: arguments), let message = Hex.bytes(hex) else {
       TapwireNFC.fail("write needs --message HEX (the encoded NDEF message)")
     }
-    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "a Type 2 or Type 4 tag") {
+    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "a Type 1, 2, 3 or 4 tag") {
       switch $0.kind {
-      case .type2, .type4: true
+      case .type1, .type2, .type3, .type4: true
       default: false
       }
     }

@@ -1,3 +1,5 @@
+import NFCReaderLibNFC
+import NFCTags
 import PN532Simulator
 import Testing
 
@@ -95,5 +97,97 @@ import Testing
     let expected = served.memory.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     #expect(result.status == 0)
     #expect(hex == expected)
+  }
+
+  /// The bytes of a file as lowercase hex (through od), the file then removed.
+  static func hexOfFile(_ path: String) -> String {
+    let dump = runShell("od -An -v -tx1 \(path) && rm -f \(path)").output
+    return dump.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined()
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+  }
+
+  /// After a tearing-safe NDEF write through the adapter, nfc-jewel's dump (READ per
+  /// byte) is the image the adapter reads back.
+  @Test(.enabled(if: toolExists("nfc-jewel"), "nfc-jewel not found: install libnfc-bin to run this check"))
+  func nfcJewelAgreesWithAnNDEFWriteToATopaz96() async throws {
+    let simulator = try PN532Simulator(tag: try TagFixture.topaz96())
+    defer { simulator.close() }
+    let reader = try await LibNFCReader.open(connstring: simulator.connstring)
+    let tag = try #require(try await reader.poll())
+    try await reader.writeNDEF(NDEFFixture.twoRecords, to: tag)
+    let image = try await reader.readMemoryImage(from: tag)
+    await reader.close()
+    let path = "/tmp/tapwire-jewel-ndef-\(simulator.devicePath.split(separator: "/").last ?? "x").jwd"
+    let result = runShell("env LIBNFC_DEVICE=\(simulator.connstring) nfc-jewel r \(path)")
+    #expect(result.status == 0, "\(result.output)")
+    #expect(Self.hexOfFile(path) == Self.hex(image))
+  }
+
+  /// nfc-jewel writes a seed image's blocks 1-C byte by byte with WRITE-E; the adapter
+  /// reads the seed's NDEF message from the tag.
+  @Test(.enabled(if: toolExists("nfc-jewel"), "nfc-jewel not found: install libnfc-bin to run this check"))
+  func theAdapterReadsWhatNfcJewelWrote() async throws {
+    let seed = try TagFixture.seed("t1t-static-uri.bin")
+    let blank = try SimulatedJewelTag(
+      memory: try Type1Tag.formattedImage(memorySize: 120, uid: Array(seed[0..<7])))
+    let simulator = try PN532Simulator(tag: .jewel(blank))
+    defer { simulator.close() }
+    let path = "/tmp/tapwire-jewel-w-\(simulator.devicePath.split(separator: "/").last ?? "x").jwd"
+    #expect(writeFile(path, seed))
+    let result = runShell(
+      "sh -c 'printf \"n\\nn\\n\" | env LIBNFC_DEVICE=\(simulator.connstring) nfc-jewel w \(path)'")
+    _ = runShell("rm -f \(path)")
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.output.contains("blocks written"))
+    let reader = try await LibNFCReader.open(connstring: simulator.connstring)
+    let tag = try #require(try await reader.poll())
+    let message = try await reader.readNDEF(from: tag)
+    let image = try await reader.readMemoryImage(from: tag)
+    await reader.close()
+    #expect(image == seed)
+    #expect(message != nil)
+    #expect(message == (try TagFixture.lenientMessage(seed, type1: true)))
+  }
+
+  /// nfc-jewel knows only static memory: on a Topaz 512 it reads blocks 0-E with READ,
+  /// the first 120 bytes of the image the adapter reads with RSEG.
+  @Test(.enabled(if: toolExists("nfc-jewel"), "nfc-jewel not found: install libnfc-bin to run this check"))
+  func nfcJewelReadsTheStaticPartOfATopaz512() async throws {
+    let seed = try TagFixture.seed("t1t-dynamic-topaz512-spanning.bin")
+    let simulator = try PN532Simulator(tag: .jewel(try SimulatedJewelTag(memory: seed)))
+    defer { simulator.close() }
+    let path = "/tmp/tapwire-jewel-512-\(simulator.devicePath.split(separator: "/").last ?? "x").jwd"
+    let result = runShell("env LIBNFC_DEVICE=\(simulator.connstring) nfc-jewel r \(path)")
+    #expect(result.status == 0, "\(result.output)")
+    #expect(Self.hexOfFile(path) == Self.hex(Array(seed.prefix(120))))
+    let reader = try await LibNFCReader.open(connstring: simulator.connstring)
+    let tag = try #require(try await reader.poll())
+    let image = try await reader.readMemoryImage(from: tag)
+    await reader.close()
+    #expect(image == seed)
+  }
+
+  /// After an NDEF write through the adapter (WriteFlag ON, blocks, WriteFlag OFF),
+  /// nfc-read-forum-tag3 finds the checksum right and reads the new message.
+  @Test(
+    .enabled(
+      if: toolExists("nfc-read-forum-tag3"),
+      "nfc-read-forum-tag3 not found: install libnfc-bin to run this check"))
+  func nfcReadForumTag3ReadsWhatTheAdapterWrote() async throws {
+    let simulator = try PN532Simulator(tag: try TagFixture.felica())
+    defer { simulator.close() }
+    let reader = try await LibNFCReader.open(connstring: simulator.connstring)
+    let tag = try #require(try await reader.poll())
+    let message = NDEFFixture.text(String(repeating: "tag3 ", count: 10))
+    try await reader.writeNDEF(message, to: tag)
+    await reader.close()
+    let path = "/tmp/tapwire-t3w-\(simulator.devicePath.split(separator: "/").last ?? "x").ndef"
+    let result = runShell("env LIBNFC_DEVICE=\(simulator.connstring) nfc-read-forum-tag3 -o \(path)")
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.output.contains("Checksum: ok"))
+    #expect(Self.hexOfFile(path) == Self.hex(try message.encodedBytes()))
   }
 }

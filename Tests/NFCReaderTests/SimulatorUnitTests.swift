@@ -170,3 +170,76 @@ import Testing
     #expect(state.respond(to: .command([0x02])) == [])
   }
 }
+
+/// The Type 1 commands as libnfc 1.8 passes them (utils/jewel.h: command, address, data;
+/// the PN53x adds the rest), on a Topaz 96 and a Topaz 512.
+@Suite struct SimulatedJewelTagTests {
+  static func topaz512() throws -> SimulatedJewelTag {
+    var image = [UInt8](repeating: 0, count: 512)
+    image[0..<4] = [0x01, 0x02, 0x03, 0x04]
+    image[8..<12] = [0xE1, 0x10, 0x3F, 0x00]
+    for i in 0x80..<0x88 { image[i] = UInt8(i) }
+    return try SimulatedJewelTag(memory: image)
+  }
+
+  @Test func staticTagAnswersTheStaticCommandsOnly() throws {
+    var tag = try SimulatedJewelTag(id: [0x11, 0x22, 0x33, 0x44])
+    #expect(!tag.isDynamic)
+    #expect(tag.answer([0x78]) == [0x11, 0x48, 0x11, 0x22, 0x33, 0x44])  // RID
+    #expect(tag.answer([0x00])?.count == 122)  // RALL: HR0 HR1 and blocks 0-E
+    #expect(tag.answer([0x01, 0x08]) == [0xE1])  // READ the NMN
+    #expect(tag.answer([0x53, 0x20, 0x5A]) == [0x5A])  // WRITE-E
+    #expect(tag.answer([0x1A, 0x20, 0x81]) == [0xDB])  // WRITE-NE ORs
+    #expect(tag.answer([0x53, 0x03, 0x00]) == nil)  // block 0: UID
+    #expect(tag.answer([0x53, 0x68, 0x00]) == nil)  // block D: reserved
+    #expect(tag.answer([0x53, 0x70, 0x01]) == [0x01])  // block E lock bits only gain bits
+    #expect(tag.answer([0x53, 0x70, 0x00]) == [0x01])
+    #expect(tag.answer([0x10, 0x00]) == nil)  // RSEG: dynamic tags only
+    #expect(tag.answer([0x02, 0x01]) == nil)  // READ8
+    #expect(tag.answer([0x54, 0x01] + [UInt8](repeating: 1, count: 8)) == nil)  // WRITE-E8
+    #expect(tag.answer([0x01]) == nil)  // too short
+    #expect(tag.answer([0x01, 0x78]) == nil)  // past the static memory
+  }
+
+  @Test func dynamicTagAnswersSegmentsAndBlocks() throws {
+    var tag = try Self.topaz512()
+    #expect(tag.isDynamic)
+    #expect(tag.answer([0x78]) == [0x12, 0x4C, 0x01, 0x02, 0x03, 0x04])
+    let segment1 = tag.answer([0x10, 0x10])  // RSEG: segment in ADDS bits 7-4
+    #expect(segment1?.count == 128)
+    #expect(segment1.map { Array($0.prefix(8)) } == (0x80..<0x88).map { UInt8($0) })
+    #expect(tag.answer([0x10, 0x40]) == nil)  // segment 4 is past 512 bytes
+    #expect(tag.answer([0x02, 0x10]) == (0x80..<0x88).map { UInt8($0) })  // READ8 block 0x10
+    let block: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+    #expect(tag.answer([0x54, 0x20] + block) == block)  // WRITE-E8 echoes the block
+    #expect(Array(tag.memory[0x100..<0x108]) == block)
+    #expect(tag.answer([0x1B, 0x20] + [UInt8](repeating: 0x80, count: 8)) == block.map { $0 | 0x80 })
+    #expect(tag.answer([0x54, 0x00] + block) == nil)  // block 0
+    #expect(tag.answer([0x54, 0x0D] + block) == nil)  // block D
+    #expect(tag.answer([0x54, 0x40] + block) == nil)  // past the memory
+    #expect(tag.answer([0x54, 0x20] + block.prefix(7)) == nil)  // 7 data bytes
+  }
+
+  @Test func rejectsBadImages() {
+    #expect(throws: SimulatorError.self) { try SimulatedJewelTag(memory: [UInt8](repeating: 0, count: 121)) }
+    #expect(throws: SimulatorError.self) { try SimulatedJewelTag(memory: [UInt8](repeating: 0, count: 128)) }
+    #expect(throws: SimulatorError.self) { try SimulatedJewelTag(memory: [UInt8](repeating: 0, count: 2056)) }
+    #expect(throws: SimulatorError.self) {
+      try SimulatedJewelTag(memory: [UInt8](repeating: 0, count: 120), headerROM: [0x11])
+    }
+    #expect(throws: SimulatorError.self) {
+      try SimulatedFeliCaTag(idm: [UInt8](repeating: 1, count: 8), memory: [])
+    }
+    #expect(throws: SimulatorError.self) {
+      try SimulatedFeliCaTag(idm: [UInt8](repeating: 1, count: 8), memory: [UInt8](repeating: 0, count: 40))
+    }
+  }
+
+  @Test func feliCaMemoryRoundTrips() throws {
+    let memory = (0..<64).map { UInt8($0) }
+    let tag = try SimulatedFeliCaTag(idm: [UInt8](repeating: 1, count: 8), memory: memory)
+    #expect(tag.blocks.count == 4)
+    #expect(tag.blocks[1] == (16..<32).map { UInt8($0) })
+    #expect(tag.memory == memory)
+  }
+}

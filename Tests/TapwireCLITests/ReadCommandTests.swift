@@ -83,4 +83,47 @@ struct ReadCommandTests {
     #expect(result.status == 1)
     #expect(result.stderr.contains("no reader"))
   }
+
+  /// `tapwire read --json` and `--dump --json` on a simulated Type 1 or Type 3 tag serving
+  /// a seed image: the decoded NDEF record and the memory image byte for byte.
+  @Test(arguments: [
+    ("topaz96", "t1t-static-uri.bin", "t1t"), ("topaz512", "t1t-dynamic-topaz512-spanning.bin", "t1t"),
+    ("felica", "t3t-uri.bin", "t3t"),
+  ])
+  func readsAndDumpsSimulatedType1AndType3Tags(_ tag: String, _ seed: String, _ format: String) throws {
+    let path = "Corpus/tags/seeds/" + seed
+    let (simulator, input, connstring) = try Self.startSimulator(image: path, tag: tag)
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    #expect(connstring.hasPrefix("pn532_uart:/dev/pts/"))
+    let result = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try CLI.object(result.stdout)
+    #expect(object["format"] as? String == format)
+    let ndef = try #require(object["ndef"] as? [String: Any])
+    let record = try #require((ndef["records"] as? [[String: Any]])?.first)
+    switch tag {
+    case "topaz96":
+      #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "https://example.org/t1t")
+    case "felica":
+      #expect((record["decoded"] as? [String: Any])?["uri"] as? String == "https://felica.example")
+    default: #expect(record["typeText"] as? String == "text/plain")
+    }
+    let dump = try CLI.run(["read", "--device", connstring, "--dump", "--json", "--timeout", "10"])
+    #expect(dump.status == 0, "\(dump.stderr)")
+    let dumped = try CLI.object(dump.stdout)
+    #expect(dumped["format"] as? String == format)
+    let file = try Data(contentsOf: CLI.root.appendingPathComponent(path))
+    #expect(dumped["image"] as? String == file.map { String(format: "%02x", $0) }.joined())
+  }
+
+  @Test func simulateRefusesAnImageOfTheWrongSize() throws {
+    let result = try CLI.run([
+      "simulate", "--tag", "topaz512", "--image", "Corpus/tags/seeds/t1t-static-blank.bin",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("a topaz512 image has 512 bytes, got 120"), "\(result.stderr)")
+  }
 }

@@ -106,4 +106,32 @@ struct WriteCommandTests {
     #expect(result.stderr.contains("did you mean 'uri'"))
     #expect(!result.stderr.contains("no reader"))
   }
+
+  /// `tapwire write` to blank simulated Type 1 (static and dynamic) and Type 3 tags, read
+  /// back by `tapwire read --json`.
+  @Test(arguments: [
+    ("topaz96", "t1t-static-blank.bin", "type1 tag UID 01020304"),
+    ("topaz512", "t1t-dynamic-topaz512-blank.bin", "type1 tag UID 01020304"),
+    ("felica", "t3t-blank.bin", "type3 tag UID 012e545700000003"),
+  ])
+  func writesRecordsToSimulatedType1AndType3Tags(_ tag: String, _ seed: String, _ described: String) throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: "Corpus/tags/seeds/" + seed, tag: tag)
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    // A text long enough to run past block 0x0F of a Topaz 512 (and over several T3T blocks).
+    let text = String(repeating: "tapwire ", count: tag == "topaz96" ? 4 : 16)
+    let result = try CLI.run([
+      "write", "--device", connstring, "--timeout", "10", "uri", "https://example.com", "text", text,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(described), "\(result.stdout)")
+    #expect(result.stdout.contains("verified"))
+    let records = try Self.readRecords(connstring)
+    #expect(records.count == 2)
+    #expect(records.first?["uri"] as? String == "https://example.com")
+    #expect(records.last?["text"] as? String == text)
+  }
 }

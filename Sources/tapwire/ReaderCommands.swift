@@ -6,11 +6,13 @@ import NFCWire
 enum ReaderCommands {
   static let readUsage = """
     usage: tapwire read [--device CONNSTRING] [--timeout SECONDS] [--json] [--dump] [--lenient]
-           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4] [--image FILE]
+           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica]
+                            [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
-                pn532_uart:/dev/ttyUSB0): a Type 2 tag's memory decoded like `decode --as t2t`,
-                a Type 4 tag's NDEF message like `decode --as ndef`; --dump prints the bytes
+                pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like
+                `decode --as t1t|t2t|t3t`, a Type 4 tag's NDEF message like `decode --as ndef`;
+                --dump prints the bytes
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
@@ -117,10 +119,11 @@ enum ReaderCommands {
     usage: tapwire write [--device CONNSTRING] [--timeout SECONDS] RECORD...
            tapwire write [--device CONNSTRING] [--timeout SECONDS] --message FILE|HEX
 
-      Waits for a Type 2 or Type 4 tag, writes the NDEF message (records as `tapwire encode`
+      Waits for a Type 1, 2, 3 or 4 tag, writes the NDEF message (records as `tapwire encode`
       takes them, or the encoded message in FILE or HEX), reads it back and verifies it.
-      Type 2 pages are written in the tearing-safe order (NDEF length 0 first, the length
-      last); Type 4 tags through the NDEF update procedure.
+      Type 1 bytes or blocks and Type 2 pages are written in the tearing-safe order (NDEF
+      length 0 first, the length last); Type 3 blocks with the WriteFlag set first and cleared
+      last; Type 4 tags through the NDEF update procedure.
       Exit status: 0 written and verified, 1 no reader, no tag, the message does not fit,
       a read-only tag or a failed verification, 2 bad usage.
 

@@ -8,6 +8,7 @@ enum Terminal {
   static let cyan = "\u{1B}[36m"
   static let dim = "\u{1B}[2m"
   static let red = "\u{1B}[31m"
+  static let yellow = "\u{1B}[33m"
   static let reset = "\u{1B}[0m"
 
   /// Whether output to file descriptor `descriptor` gets colour.

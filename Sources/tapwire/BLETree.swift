@@ -28,7 +28,8 @@ struct BLETree {
   /// The flag bits spelled out (CSS Part A §1.3).
   static func flagNames(_ flags: ADFlags) -> String {
     let names: [(ADFlags, String)] = [
-      (.leLimitedDiscoverable, "LE limited discoverable"), (.leGeneralDiscoverable, "LE general discoverable"),
+      (.leLimitedDiscoverable, "LE limited discoverable"),
+      (.leGeneralDiscoverable, "LE general discoverable"),
       (.brEDRNotSupported, "BR/EDR not supported"),
       (.simultaneousLEAndBREDRController, "LE and BR/EDR controller"),
       (.simultaneousLEAndBREDRHost, "LE and BR/EDR host"),
@@ -62,7 +63,9 @@ struct BLETree {
     let offset = structure.dataOffset
     let count = structure.data.byteCount
     if let flags = structure.flags {
-      return [node(at: offset, count: count, "flags", "\(Describe.hex(flags.rawValue)) = \(Self.flagNames(flags))")]
+      return [
+        node(at: offset, count: count, "flags", "\(Describe.hex(flags.rawValue)) = \(Self.flagNames(flags))")
+      ]
     }
     if let power = try? structure.txPowerLevel() {
       return [node(at: offset, count: count, "TX power", "\(power) dBm")]
@@ -78,7 +81,8 @@ struct BLETree {
       var result: [TreeNode] = []
       for index in 0..<list.count {
         guard let uuid = list.uuid(at: index) else { continue }
-        result.append(node(at: list.dataOffset + index * list.width, count: list.width, "UUID", uuid.description))
+        result.append(
+          node(at: list.dataOffset + index * list.width, count: list.width, "UUID", uuid.description))
       }
       return result
     }
@@ -103,9 +107,12 @@ struct BLETree {
       switch decoded {
       case .leRole(let role): return [node(at: offset, count: count, "LE role", role.name)]
       case .uri(let uri): return [node(at: offset, count: count, "URI", Describe.quoted(uri))]
-      case .broadcastName(let name): return [node(at: offset, count: count, "broadcast name", Describe.quoted(name))]
+      case .broadcastName(let name):
+        return [node(at: offset, count: count, "broadcast name", Describe.quoted(name))]
       case .leDeviceAddress(let address, let random):
-        return [node(at: offset, count: count, "LE device address", "\(address) (\(random ? "random" : "public"))")]
+        return [
+          node(at: offset, count: count, "LE device address", "\(address) (\(random ? "random" : "public"))")
+        ]
       case .advertisingInterval(let interval):
         return [node(at: offset, count: count, "advertising interval", "\(interval) × 0.625 ms")]
       case .classOfDevice(let value):
@@ -122,7 +129,9 @@ struct BLETree {
   func reports(_ view: borrowing HCIAdvertisingReportsView, eventOffset: Int) -> [TreeNode] {
     var result = [
       node(at: eventOffset, count: 1, "event code", "0x3e = LE Meta"),
-      node(at: eventOffset + 1, count: 1, "parameter length", "\(Int(source[safe: eventOffset + 1 - base] ?? 0))"),
+      node(
+        at: eventOffset + 1, count: 1, "parameter length", "\(Int(source[safe: eventOffset + 1 - base] ?? 0))"
+      ),
       node(
         at: eventOffset + 2, count: 1, "subevent",
         view.isExtended ? "0x0d = LE Extended Advertising Report" : "0x02 = LE Advertising Report"),
@@ -154,27 +163,36 @@ struct BLETree {
         node(at: start + 11, count: 1, "advertising SID", report.advertisingSID.map { "\($0)" } ?? "none"))
       children.append(
         node(at: start + 12, count: 1, "TX power", report.txPower.map { "\($0) dBm" } ?? "not available"))
-      children.append(node(at: start + 13, count: 1, "RSSI", report.rssi.map { "\($0) dBm" } ?? "not available"))
+      children.append(
+        node(at: start + 13, count: 1, "RSSI", report.rssi.map { "\($0) dBm" } ?? "not available"))
       children.append(node(at: report.dataOffset - 1, count: 1, "data length", "\(report.data.byteCount)"))
     } else {
       children.append(
-        node(at: start, count: 1, "event type", "\(Describe.hex(UInt8(truncatingIfNeeded: report.rawEventType))) = \(eventName)"))
+        node(
+          at: start, count: 1, "event type",
+          "\(Describe.hex(UInt8(truncatingIfNeeded: report.rawEventType))) = \(eventName)"))
       children.append(node(at: start + 1, count: 1, "address type", report.addressType.name))
       addressOffset = start + 2
       children.append(node(at: addressOffset, count: 6, "address", report.address.description))
       children.append(node(at: report.dataOffset - 1, count: 1, "data length", "\(report.data.byteCount)"))
     }
-    var data = node(at: report.dataOffset, count: report.data.byteCount, "advertising data", Describe.bytes(report.data.byteCount))
-    if let view = try? AdvertisingDataView(validating: report.data, baseOffset: report.dataOffset, options: .lenient) {
+    var data = node(
+      at: report.dataOffset, count: report.data.byteCount, "advertising data",
+      Describe.bytes(report.data.byteCount))
+    if let view = try? AdvertisingDataView(
+      validating: report.data, baseOffset: report.dataOffset, options: .lenient)
+    {
       data.children = structures(view)
     }
     children.append(data)
     if !report.isExtended {
       let rssiOffset = report.dataOffset + report.data.byteCount
-      children.append(node(at: rssiOffset, count: 1, "RSSI", report.rssi.map { "\($0) dBm" } ?? "not available"))
+      children.append(
+        node(at: rssiOffset, count: 1, "RSSI", report.rssi.map { "\($0) dBm" } ?? "not available"))
     }
     return node(
-      at: start, count: 0, "Report \(index)", "\(eventName) from \(report.address) (\(report.addressType.name))",
+      at: start, count: 0, "Report \(index)",
+      "\(eventName) from \(report.address) (\(report.addressType.name))",
       children: children)
   }
 
@@ -194,19 +212,24 @@ struct BLETree {
         node(at: start + 4, count: 4, "included length", "\(record.data.byteCount)"),
         node(
           at: start + 8, count: 4, "flags",
-          "\(record.flags) = \(record.isReceived ? "received" : "sent"), \(record.flags & 0x02 != 0 ? "command/event" : "data")"),
+          "\(record.flags) = \(record.isReceived ? "received" : "sent"), \(record.flags & 0x02 != 0 ? "command/event" : "data")"
+        ),
         node(at: start + 12, count: 4, "cumulative drops", "\(record.cumulativeDrops)"),
         node(at: start + 16, count: 8, "timestamp", "\(record.unixMicroseconds) µs since 1970"),
       ]
-      var packet = node(at: record.dataOffset, count: record.data.byteCount, "packet", Describe.bytes(record.data.byteCount))
+      var packet = node(
+        at: record.dataOffset, count: record.data.byteCount, "packet", Describe.bytes(record.data.byteCount))
       if let event = record.hciEvent(datalink: view.datalink) {
         let eventOffset = record.hciEventOffset(datalink: view.datalink)
-        if let reports = try? HCIAdvertisingReportsView(validating: event, baseOffset: eventOffset, options: .lenient) {
+        if let reports = try? HCIAdvertisingReportsView(
+          validating: event, baseOffset: eventOffset, options: .lenient)
+        {
           packet.children = self.reports(reports, eventOffset: eventOffset)
         }
       }
       children.append(packet)
-      result.append(node(at: start, count: 24 + record.data.byteCount, "Record \(index)", "", children: children))
+      result.append(
+        node(at: start, count: 24 + record.data.byteCount, "Record \(index)", "", children: children))
       index += 1
     }
     return result
@@ -226,7 +249,8 @@ extension BLETree {
 
   static func hci(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
     guard
-      let view = try? HCIAdvertisingReportsView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+      let view = try? HCIAdvertisingReportsView(
+        validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
     return BLETree(source: bytes).reports(view, eventOffset: 0)
   }

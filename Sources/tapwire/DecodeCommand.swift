@@ -101,12 +101,14 @@ enum DecodeCommand {
     var format: String
     var failure: DecodeFailure
     var json: JSON {
-      NDEFOutput.errorJSON(format: format, code: failure.code, offset: failure.offset, message: failure.message)
+      NDEFOutput.errorJSON(
+        format: format, code: failure.code, offset: failure.offset, message: failure.message)
     }
   }
 
   /// Reads a dump file into its page image, rejects empty input and picks the format.
-  static func prepare(_ input: [UInt8], path: String?, format chosen: Format?) -> Result<Prepared, Unprepared> {
+  static func prepare(_ input: [UInt8], path: String?, format chosen: Format?) -> Result<Prepared, Unprepared>
+  {
     var bytes = input
     var format = chosen
     var note: String?

@@ -39,14 +39,20 @@ enum Directory {
 
   /// One file's output (ending in a newline) and whether it decoded. JSON objects start with
   /// `"file"`; human output states the format and how it was chosen.
-  static func decodeFile(_ file: String, options: DecodeCommand.Options, header: Bool = false) -> (String, Bool) {
+  static func decodeFile(_ file: String, options: DecodeCommand.Options, header: Bool = false) -> (
+    String, Bool
+  ) {
     let bytes: [UInt8]
     switch Input.bytes(operand: file) {
     case .success(let value): bytes = value
     case .failure(let error):
       let failure = DecodeFailure(code: "unreadableFile", offset: 0, message: error.message)
-      let json = NDEFOutput.errorJSON(format: options.format?.name ?? "ndef", code: failure.code, offset: 0, message: failure.message)
-      return (options.json ? withFile(file, json).serialized + "\n" : "==> \(file) <==\nerror: \(failure.text)\n", false)
+      let json = NDEFOutput.errorJSON(
+        format: options.format?.name ?? "ndef", code: failure.code, offset: 0, message: failure.message)
+      return (
+        options.json ? withFile(file, json).serialized + "\n" : "==> \(file) <==\nerror: \(failure.text)\n",
+        false
+      )
     }
     switch DecodeCommand.prepare(bytes, path: file, format: options.format) {
     case .failure(let unprepared):

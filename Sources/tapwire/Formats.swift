@@ -94,24 +94,40 @@ struct Format: Sendable {
       likelihood: { bytes in condition(bytes) ? 95 : base(bytes) })
   }
 
-  static let t1t = simple("t1t", "NFC Forum Type 1 tag memory", likelihood: 70, TagOutput.t1t, nodes: TagTree.t1t)
-  static let t2t = simple("t2t", "NFC Forum Type 2 tag memory", likelihood: 75, TagOutput.t2t, nodes: TagTree.t2t)
-  static let t3t = simple("t3t", "NFC Forum Type 3 tag memory", likelihood: 60, TagOutput.t3t, nodes: TagTree.t3t)
+  static let t1t = simple(
+    "t1t", "NFC Forum Type 1 tag memory", likelihood: 70, TagOutput.t1t, nodes: TagTree.t1t)
+  static let t2t = simple(
+    "t2t", "NFC Forum Type 2 tag memory", likelihood: 75, TagOutput.t2t, nodes: TagTree.t2t)
+  static let t3t = simple(
+    "t3t", "NFC Forum Type 3 tag memory", likelihood: 60, TagOutput.t3t, nodes: TagTree.t3t)
   /// A Type 4 CC file (optionally followed by its NDEF file): below the memory images.
-  static let t4t = simple("t4t", "NFC Forum Type 4 tag CC file", likelihood: 55, T4TOutput.t4t, nodes: TagTree.t4t)
-  static let t5t = simple("t5t", "NFC Forum Type 5 tag memory", likelihood: 65, TagOutput.t5t, nodes: TagTree.t5t)
-  static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu) { bytes, _ in ISO7816Tree.capdu(bytes) }
+  static let t4t = simple(
+    "t4t", "NFC Forum Type 4 tag CC file", likelihood: 55, T4TOutput.t4t, nodes: TagTree.t4t)
+  static let t5t = simple(
+    "t5t", "NFC Forum Type 5 tag memory", likelihood: 65, TagOutput.t5t, nodes: TagTree.t5t)
+  static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu) {
+    bytes, _ in ISO7816Tree.capdu(bytes)
+  }
   /// A bare status word of a known category reads best as a response APDU.
-  static let rapdu = simple("rapdu", "ISO 7816-4 response APDU", likelihood: 20, ISO7816Output.rapdu) { bytes, _ in ISO7816Tree.rapdu(bytes) }
-    .preferring { bytes in
-      guard bytes.count == 2 else { return false }
-      let category = StatusWord(rawValue: UInt16(bytes[0]) << 8 | UInt16(bytes[1])).category.name
-      return ["normal", "warning", "executionError", "checkingError"].contains(category)
-    }
-  static let bertlv = simple("bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv, nodes: ISO7816Tree.bertlv)
-  static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv) { bytes, lenient in BLETree.adv(bytes, lenient: lenient) }
-  static let hci = simple("hci", "HCI LE advertising report event", likelihood: 90, BLEOutput.hci) { bytes, lenient in BLETree.hci(bytes, lenient: lenient) }
-  static let btsnoop = simple("btsnoop", "btsnoop capture", likelihood: 100, BLEOutput.btsnoop) { bytes, lenient in BLETree.btsnoop(bytes, lenient: lenient) }
+  static let rapdu = simple("rapdu", "ISO 7816-4 response APDU", likelihood: 20, ISO7816Output.rapdu) {
+    bytes, _ in ISO7816Tree.rapdu(bytes)
+  }
+  .preferring { bytes in
+    guard bytes.count == 2 else { return false }
+    let category = StatusWord(rawValue: UInt16(bytes[0]) << 8 | UInt16(bytes[1])).category.name
+    return ["normal", "warning", "executionError", "checkingError"].contains(category)
+  }
+  static let bertlv = simple(
+    "bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv, nodes: ISO7816Tree.bertlv)
+  static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv) {
+    bytes, lenient in BLETree.adv(bytes, lenient: lenient)
+  }
+  static let hci = simple("hci", "HCI LE advertising report event", likelihood: 90, BLEOutput.hci) {
+    bytes, lenient in BLETree.hci(bytes, lenient: lenient)
+  }
+  static let btsnoop = simple("btsnoop", "btsnoop capture", likelihood: 100, BLEOutput.btsnoop) {
+    bytes, lenient in BLETree.btsnoop(bytes, lenient: lenient)
+  }
 
   static func named(_ name: String) -> Format? { all.first { $0.name == name } }
 
@@ -133,8 +149,10 @@ struct Format: Sendable {
       let plural = message.recordCount == 1 ? "record" : "records"
       return .success(
         HumanTree(
-          summary: "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(message.recordCount) \(plural)",
-          nodes: NDEFTree(source: bytes, options: options).records(message), warnings: Describe.warnings(json)))
+          summary:
+            "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(message.recordCount) \(plural)",
+          nodes: NDEFTree(source: bytes, options: options).records(message), warnings: Describe.warnings(json)
+        ))
     },
     likelihood: { bytes in
       (try? NDEFMessageView(validating: bytes.span)) != nil ? 100 : 1

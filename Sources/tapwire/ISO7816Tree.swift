@@ -35,7 +35,9 @@ enum ISO7816Tree {
       case 0x09: p1Text = "select by path from the current DF"
       default: p1Text = "proprietary or reserved"
       }
-      let occurrence = ["first or only occurrence", "last occurrence", "next occurrence", "previous occurrence"][
+      let occurrence = [
+        "first or only occurrence", "last occurrence", "next occurrence", "previous occurrence",
+      ][
         Int(p2 & 0x03)]
       let answer = ["return FCI", "return FCP", "return FMD", "no response data"][Int(p2 >> 2 & 0x03)]
       return (p1Text, "\(occurrence), \(answer)")
@@ -73,7 +75,9 @@ enum ISO7816Tree {
       case 0x10: subset = "executable load files and modules"
       default: subset = "subset \(Describe.hex(p1))"
       }
-      return (subset, (p2 & 0x02 != 0 ? "TLV format" : "legacy format") + (p2 & 0x01 != 0 ? ", next" : ", first"))
+      return (
+        subset, (p2 & 0x02 != 0 ? "TLV format" : "legacy format") + (p2 & 0x01 != 0 ? ", next" : ", first")
+      )
     }
   }
 
@@ -81,7 +85,8 @@ enum ISO7816Tree {
     guard let view = try? CommandAPDUView(validating: bytes.span) else { return [] }
     let name = view.commandName ?? "unknown"
     var result = [
-      TreeNode(bytes, at: 0, count: 1, "CLA", "\(Describe.hex(view.cla.rawValue)) = \(classMeaning(view.cla))"),
+      TreeNode(
+        bytes, at: 0, count: 1, "CLA", "\(Describe.hex(view.cla.rawValue)) = \(classMeaning(view.cla))"),
       TreeNode(bytes, at: 1, count: 1, "INS", "\(Describe.hex(view.ins.rawValue)) = \(name)"),
     ]
     let explained = parameters(view.ins, p1: view.p1, p2: view.p2, cla: view.cla)
@@ -101,7 +106,8 @@ enum ISO7816Tree {
     if let ne = view.ne {
       let leSize = extended ? (view.apduCase.hasData ? 2 : 3) : 1
       result.append(
-        TreeNode(bytes, at: bytes.count - leSize, count: leSize, "Le", "\(ne) = Ne, at most \(ne) response bytes"))
+        TreeNode(
+          bytes, at: bytes.count - leSize, count: leSize, "Le", "\(ne) = Ne, at most \(ne) response bytes"))
     }
     result.append(
       TreeNode("case", "\(view.apduCase.name) (\(extended ? "extended" : "short") length)"))
@@ -113,7 +119,8 @@ enum ISO7816Tree {
     let sw = view.statusWord
     var result: [TreeNode] = []
     if view.data.byteCount > 0 {
-      result.append(TreeNode(bytes, at: 0, count: view.data.byteCount, "data", Describe.bytes(view.data.byteCount)))
+      result.append(
+        TreeNode(bytes, at: 0, count: view.data.byteCount, "data", Describe.bytes(view.data.byteCount)))
     }
     result.append(
       TreeNode(
@@ -130,9 +137,11 @@ enum ISO7816Tree {
   static let tagNames: [UInt32: String] = [
     0x06: "object identifier", 0x4F: "application identifier (AID)", 0x50: "application label",
     0x57: "track 2 equivalent data", 0x5A: "application PAN", 0x5F20: "cardholder name",
-    0x5F24: "application expiration date", 0x5F25: "application effective date", 0x5F28: "issuer country code",
+    0x5F24: "application expiration date", 0x5F25: "application effective date",
+    0x5F28: "issuer country code",
     0x5F2D: "language preference", 0x5F34: "PAN sequence number", 0x61: "application template",
-    0x62: "file control parameters (FCP)", 0x63: "card recognition data (wrapper)", 0x64: "file management data (FMD)",
+    0x62: "file control parameters (FCP)", 0x63: "card recognition data (wrapper)",
+    0x64: "file management data (FMD)",
     0x66: "card data", 0x6F: "file control information (FCI)", 0x70: "record template",
     0x73: "discretionary data template", 0x77: "response message template format 2",
     0x80: "response message template format 1", 0x82: "application interchange profile", 0x84: "DF name",
@@ -155,7 +164,8 @@ enum ISO7816Tree {
         "\(tag.hexString.uppercased()) = \(tag.tagClass.name), \(tag.isConstructed ? "constructed" : "primitive"), number \(tag.number)"
       var children = [
         TreeNode(source, at: tlv.offset, count: tag.byteCount, "tag", tagText),
-        TreeNode(source, at: tlv.lengthOffset, count: tlv.valueOffset - tlv.lengthOffset, "length", "\(tlv.length)"),
+        TreeNode(
+          source, at: tlv.lengthOffset, count: tlv.valueOffset - tlv.lengthOffset, "length", "\(tlv.length)"),
       ]
       if tlv.isConstructed {
         children += tlvNodes(tlv.children, source: source)
@@ -171,14 +181,16 @@ enum ISO7816Tree {
       let name = tagNames[tag.rawValue] ?? "(no name known)"
       result.append(
         TreeNode(
-          source, at: tlv.offset, count: tlv.valueOffset + tlv.length - tlv.offset, "TLV \(tag.hexString.uppercased())",
+          source, at: tlv.offset, count: tlv.valueOffset + tlv.length - tlv.offset,
+          "TLV \(tag.hexString.uppercased())",
           name, children: children))
     }
     return result
   }
 
   static func bertlv(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard let view = try? BERTLVSequenceView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+    guard
+      let view = try? BERTLVSequenceView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
     return tlvNodes(view.objects, source: bytes)
   }

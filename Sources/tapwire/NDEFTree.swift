@@ -38,7 +38,8 @@ struct NDEFTree {
     "ac": "Alternative Carrier", "cr": "Collision Resolution", "err": "Handover Error", "Sig": "Signature",
     "Di": "Device Information", "act": "Smart Poster action", "s": "Smart Poster size",
     "t": "Smart Poster type", "application/vnd.bluetooth.ep.oob": "Bluetooth BR/EDR OOB",
-    "application/vnd.bluetooth.le.oob": "Bluetooth LE OOB", "application/vnd.wfa.wsc": "Wi-Fi Simple Configuration",
+    "application/vnd.bluetooth.le.oob": "Bluetooth LE OOB",
+    "application/vnd.wfa.wsc": "Wi-Fi Simple Configuration",
     "application/vnd.wfa.p2p": "Wi-Fi P2P", "android.com:pkg": "Android Application Record",
   ]
 
@@ -86,7 +87,8 @@ struct NDEFTree {
     let firstPayload = record.isChunked ? record.chunksFirstPayloadLength : record.payloadLength
     children.append(node(at: record.offset + 2, count: lengthSize, "payload length", "\(firstPayload)"))
     if header.idLengthPresent {
-      children.append(node(at: record.offset + 2 + lengthSize, count: 1, "id length", "\(record.id.byteCount)"))
+      children.append(
+        node(at: record.offset + 2 + lengthSize, count: 1, "id length", "\(record.id.byteCount)"))
     }
     if record.type.byteCount > 0 {
       var value = typeText.map { Describe.quoted($0) } ?? Hex.string(record.type)
@@ -127,7 +129,8 @@ struct NDEFTree {
     let chunkText = record.isChunked ? " in \(record.chunkCount) chunks" : ""
     children.append(
       node(
-        at: record.payloadOffset, count: record.isChunked ? record.chunksFirstPayloadLength : record.payloadLength,
+        at: record.payloadOffset,
+        count: record.isChunked ? record.chunksFirstPayloadLength : record.payloadLength,
         "payload", Describe.bytes(record.payloadLength) + chunkText, children: payloadChildren))
     var title = "\(record.typeNameFormat.name)"
     if let typeText { title += " " + Describe.quoted(typeText) }
@@ -147,7 +150,9 @@ struct NDEFTree {
           at: payloadOffset, count: 1, "status",
           "\(Describe.hex(status)) = \(view.encoding.name), language code \(Describe.bytes(view.languageCode.byteCount))"
         ),
-        node(at: payloadOffset + 1, count: view.languageCode.byteCount, "language", Describe.quoted(view.language)),
+        node(
+          at: payloadOffset + 1, count: view.languageCode.byteCount, "language",
+          Describe.quoted(view.language)),
         node(at: view.textOffset, count: view.text.byteCount, "text", Describe.quoted(view.string)),
       ]
     case .uri(let view):
@@ -185,7 +190,8 @@ struct NDEFTree {
       }
       return result
     case .bluetoothEP(let view):
-      return [TreeNode("address", view.address.description)] + BLETree(source: source, base: base).structures(view.advertising)
+      return [TreeNode("address", view.address.description)]
+        + BLETree(source: source, base: base).structures(view.advertising)
     case .bluetoothLE(let view):
       return [
         TreeNode("address", view.address.description + (view.isRandomAddress ? " (random)" : " (public)")),
@@ -198,9 +204,11 @@ struct NDEFTree {
   }
 
   func uriNodes(_ view: borrowing URIRecordView) -> [TreeNode] {
-    let prefix = Int(view.prefixCode) < URIRecordView.prefixes.count ? Describe.quoted(view.prefix) : "reserved"
+    let prefix =
+      Int(view.prefixCode) < URIRecordView.prefixes.count ? Describe.quoted(view.prefix) : "reserved"
     return [
-      node(at: view.remainderOffset - 1, count: 1, "URI prefix", "\(Describe.hex(view.prefixCode)) = \(prefix)"),
+      node(
+        at: view.remainderOffset - 1, count: 1, "URI prefix", "\(Describe.hex(view.prefixCode)) = \(prefix)"),
       node(
         at: view.remainderOffset, count: view.remainder.byteCount, "URI field",
         Describe.quoted(String(decoding: view.remainder.copiedBytes(), as: UTF8.self))),

@@ -23,12 +23,17 @@ enum TagTree {
   }
 
   /// The TLVs of a tag's data area, the lock and reserved areas, and the NDEF message.
-  static func area(_ area: borrowing TagTLVAreaView, image: [UInt8], options: NDEFDecodingOptions) -> [TreeNode] {
+  static func area(_ area: borrowing TagTLVAreaView, image: [UInt8], options: NDEFDecodingOptions)
+    -> [TreeNode]
+  {
     var result: [TreeNode] = []
     let ndefOffset = area.area.ndefTLV?.valueOffset
     for tlv in area.tlvList() {
       let headerCount = tlv.type.isSingleByte ? 1 : 1 + tlv.lengthFieldSize
-      var children = [TreeNode(image, at: tlv.offset, count: 1, "T", "\(Describe.hex(tlv.type.rawValue)) = \(tlv.type.name)")]
+      var children = [
+        TreeNode(
+          image, at: tlv.offset, count: 1, "T", "\(Describe.hex(tlv.type.rawValue)) = \(tlv.type.name)")
+      ]
       if !tlv.type.isSingleByte {
         children.append(TreeNode(image, at: tlv.offset + 1, count: tlv.lengthFieldSize, "L", "\(tlv.length)"))
       }
@@ -47,9 +52,11 @@ enum TagTree {
         children.append(
           TreeNode(
             image, at: tlv.valueOffset, count: tlv.length, "NDEF message",
-            Describe.bytes(tlv.length) + (contiguous ? "" : ", around lock or reserved areas"), children: records))
+            Describe.bytes(tlv.length) + (contiguous ? "" : ", around lock or reserved areas"),
+            children: records))
       } else if tlv.length > 0 {
-        children.append(TreeNode(image, at: tlv.valueOffset, count: tlv.length, "V", Describe.bytes(tlv.length)))
+        children.append(
+          TreeNode(image, at: tlv.valueOffset, count: tlv.length, "V", Describe.bytes(tlv.length)))
       }
       result.append(
         TreeNode(
@@ -61,7 +68,8 @@ enum TagTree {
         memory.kind == .lock
         ? "\(memory.bitCount) lock bits, each locks \(Describe.bytes(memory.bytesLockedPerBit))"
         : "reserved, skipped by the data area"
-      result.append(TreeNode(image, at: memory.offset, count: memory.length, "\(memory.kind.name) area", text))
+      result.append(
+        TreeNode(image, at: memory.offset, count: memory.length, "\(memory.kind.name) area", text))
     }
     return result
   }
@@ -91,23 +99,32 @@ enum TagTree {
       TreeNode(
         bytes, at: ccOffset, count: 4, "capability container", "",
         children: [
-          TreeNode(bytes, at: ccOffset, count: 1, "magic", "\(Describe.hex(cc.magic)) = \(magicText(cc.magic))"),
-          TreeNode(bytes, at: ccOffset + 1, count: 1, "version", "\(Describe.hex(cc.version)) = \(cc.version >> 4).\(cc.version & 0x0F)"),
+          TreeNode(
+            bytes, at: ccOffset, count: 1, "magic", "\(Describe.hex(cc.magic)) = \(magicText(cc.magic))"),
+          TreeNode(
+            bytes, at: ccOffset + 1, count: 1, "version",
+            "\(Describe.hex(cc.version)) = \(cc.version >> 4).\(cc.version & 0x0F)"),
           TreeNode(
             bytes, at: ccOffset + 2, count: 1, "size",
-            "\(cc.size) = \(Describe.bytes(cc.memorySize)) of memory, \(cc.isStatic ? "static" : "dynamic") layout"),
+            "\(cc.size) = \(Describe.bytes(cc.memorySize)) of memory, \(cc.isStatic ? "static" : "dynamic") layout"
+          ),
           TreeNode(
             bytes, at: ccOffset + 3, count: 1, "access",
-            "\(Describe.hex(cc.access)) = read \(accessText(cc.access >> 4)), write \(accessText(cc.access & 0x0F))"),
+            "\(Describe.hex(cc.access)) = read \(accessText(cc.access >> 4)), write \(accessText(cc.access & 0x0F))"
+          ),
         ]))
     let ndefOptions: NDEFDecodingOptions = lenient ? .lenient : .strict
     result += area(view.tlvArea, image: bytes, options: ndefOptions)
     if cc.isStatic, bytes.count >= Type1TagView.fixedAreasEnd {
-      result.append(TreeNode(bytes, at: Type1TagView.reservedBlockOffset, count: 8, "reserved block", "block 0x0d"))
       result.append(
-        TreeNode(bytes, at: Type1TagView.staticLockOffset, count: 2, "static lock bytes", view.isLocked ? "locked" : "unlocked"))
+        TreeNode(bytes, at: Type1TagView.reservedBlockOffset, count: 8, "reserved block", "block 0x0d"))
+      result.append(
+        TreeNode(
+          bytes, at: Type1TagView.staticLockOffset, count: 2, "static lock bytes",
+          view.isLocked ? "locked" : "unlocked"))
     }
-    return result + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
+    return result
+      + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
   }
 
   static func t2t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
@@ -120,20 +137,29 @@ enum TagTree {
       TreeNode(bytes, at: 9, count: 1, "internal", ""),
       TreeNode(
         bytes, at: 10, count: 2, "static lock bytes",
-        "\(Describe.hex16(view.staticLockBits)) = \(view.isStaticallyLocked ? "locked" : view.staticLockBits == 0 ? "unlocked" : "partly locked")"),
+        "\(Describe.hex16(view.staticLockBits)) = \(view.isStaticallyLocked ? "locked" : view.staticLockBits == 0 ? "unlocked" : "partly locked")"
+      ),
       TreeNode(
-        bytes, at: ccOffset, count: 4, "capability container", view.variant.map { "matches \($0.name)" } ?? "",
+        bytes, at: ccOffset, count: 4, "capability container",
+        view.variant.map { "matches \($0.name)" } ?? "",
         children: [
-          TreeNode(bytes, at: ccOffset, count: 1, "magic", "\(Describe.hex(cc.magic)) = \(magicText(cc.magic))"),
-          TreeNode(bytes, at: ccOffset + 1, count: 1, "version", "\(Describe.hex(cc.version)) = \(cc.majorVersion).\(cc.minorVersion)"),
-          TreeNode(bytes, at: ccOffset + 2, count: 1, "size", "\(cc.size) = \(Describe.bytes(cc.dataAreaSize)) data area"),
+          TreeNode(
+            bytes, at: ccOffset, count: 1, "magic", "\(Describe.hex(cc.magic)) = \(magicText(cc.magic))"),
+          TreeNode(
+            bytes, at: ccOffset + 1, count: 1, "version",
+            "\(Describe.hex(cc.version)) = \(cc.majorVersion).\(cc.minorVersion)"),
+          TreeNode(
+            bytes, at: ccOffset + 2, count: 1, "size",
+            "\(cc.size) = \(Describe.bytes(cc.dataAreaSize)) data area"),
           TreeNode(
             bytes, at: ccOffset + 3, count: 1, "access",
-            "\(Describe.hex(cc.access)) = read \(accessText(cc.readAccess)), write \(accessText(cc.writeAccess))"),
+            "\(Describe.hex(cc.access)) = read \(accessText(cc.readAccess)), write \(accessText(cc.writeAccess))"
+          ),
         ]),
     ]
     result += area(view.tlvArea, image: bytes, options: lenient ? .lenient : .strict)
-    return result + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
+    return result
+      + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
   }
 
   static func t5t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
@@ -154,15 +180,28 @@ enum TagTree {
     ]
     if cc.isEightBytes {
       children.append(TreeNode(bytes, at: 2, count: 1, "MLEN", "0 = see the 8-byte CC"))
-      children.append(TreeNode(bytes, at: 3, count: 1, "features", "\(Describe.hex(cc.features)) = \(features.isEmpty ? "none" : features.joined(separator: ", "))"))
-      children.append(TreeNode(bytes, at: 6, count: 2, "MLEN", "\(cc.mlen) = \(Describe.bytes(cc.dataAreaSize)) data area"))
+      children.append(
+        TreeNode(
+          bytes, at: 3, count: 1, "features",
+          "\(Describe.hex(cc.features)) = \(features.isEmpty ? "none" : features.joined(separator: ", "))"))
+      children.append(
+        TreeNode(bytes, at: 6, count: 2, "MLEN", "\(cc.mlen) = \(Describe.bytes(cc.dataAreaSize)) data area"))
     } else {
-      children.append(TreeNode(bytes, at: 2, count: 1, "MLEN", "\(cc.mlen) = \(Describe.bytes(cc.dataAreaSize)) data area"))
-      children.append(TreeNode(bytes, at: 3, count: 1, "features", "\(Describe.hex(cc.features)) = \(features.isEmpty ? "none" : features.joined(separator: ", "))"))
+      children.append(
+        TreeNode(bytes, at: 2, count: 1, "MLEN", "\(cc.mlen) = \(Describe.bytes(cc.dataAreaSize)) data area"))
+      children.append(
+        TreeNode(
+          bytes, at: 3, count: 1, "features",
+          "\(Describe.hex(cc.features)) = \(features.isEmpty ? "none" : features.joined(separator: ", "))"))
     }
-    var result = [TreeNode(bytes, at: 0, count: cc.byteCount, "capability container", "\(cc.byteCount) bytes", children: children)]
+    var result = [
+      TreeNode(
+        bytes, at: 0, count: cc.byteCount, "capability container", "\(cc.byteCount) bytes", children: children
+      )
+    ]
     result += area(view.tlvArea, image: bytes, options: lenient ? .lenient : .strict)
-    return result + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
+    return result
+      + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
   }
 
   static func t3t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
@@ -170,16 +209,21 @@ enum TagTree {
     else { return [] }
     let aib = view.attributeInformation
     let aibNodes = [
-      TreeNode(bytes, at: 0, count: 1, "Ver", "\(Describe.hex(aib.version)) = \(aib.version >> 4).\(aib.version & 0x0F)"),
+      TreeNode(
+        bytes, at: 0, count: 1, "Ver",
+        "\(Describe.hex(aib.version)) = \(aib.version >> 4).\(aib.version & 0x0F)"),
       TreeNode(bytes, at: 1, count: 1, "Nbr", "\(aib.blocksPerRead) blocks per CHECK"),
       TreeNode(bytes, at: 2, count: 1, "Nbw", "\(aib.blocksPerWrite) blocks per UPDATE"),
-      TreeNode(bytes, at: 3, count: 2, "Nmaxb", "\(aib.maximumBlocks) blocks = \(Describe.bytes(aib.dataAreaSize))"),
+      TreeNode(
+        bytes, at: 3, count: 2, "Nmaxb", "\(aib.maximumBlocks) blocks = \(Describe.bytes(aib.dataAreaSize))"),
       TreeNode(bytes, at: 5, count: 4, "unused", ""),
       TreeNode(
         bytes, at: 9, count: 1, "WriteFlag",
-        "\(Describe.hex(aib.writeFlag)) = \(aib.writeFlag == Type3AttributeInformation.writeFlagOn ? "writing in progress" : "done")"),
+        "\(Describe.hex(aib.writeFlag)) = \(aib.writeFlag == Type3AttributeInformation.writeFlagOn ? "writing in progress" : "done")"
+      ),
       TreeNode(
-        bytes, at: 10, count: 1, "RWFlag", "\(Describe.hex(aib.accessFlag)) = \(aib.isWritable ? "read/write" : "read-only")"),
+        bytes, at: 10, count: 1, "RWFlag",
+        "\(Describe.hex(aib.accessFlag)) = \(aib.isWritable ? "read/write" : "read-only")"),
       TreeNode(bytes, at: 11, count: 3, "Ln", "\(aib.ndefLength) bytes of NDEF"),
       TreeNode(bytes, at: 14, count: 2, "checksum", Describe.hex16(view.checksum)),
     ]
@@ -190,9 +234,12 @@ enum TagTree {
       let records = NDEFTree(source: bytes, options: ndefOptions).records(
         decoding: ndef, baseOffset: Type3TagView.ndefOffset)
       result.append(
-        TreeNode(bytes, at: Type3TagView.ndefOffset, count: ndef.count, "NDEF message", Describe.bytes(ndef.count), children: records))
+        TreeNode(
+          bytes, at: Type3TagView.ndefOffset, count: ndef.count, "NDEF message", Describe.bytes(ndef.count),
+          children: records))
     }
-    return result + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
+    return result
+      + summary(dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize, readOnly: view.isReadOnly)
   }
 
   /// Type 4 CC file fields keep the JSON key names (`fileIdentifier`, `writeAccess`, ...).
@@ -224,33 +271,46 @@ enum TagTree {
         if offset == 7 {
           let fileOffset = offset + 2
           children = [
-            TreeNode(bytes, at: fileOffset, count: 2, "fileIdentifier", Hex.string(Array(bytes[fileOffset..<fileOffset + 2]))),
-            TreeNode(bytes, at: fileOffset + 2, count: sizeCount, "maxFileSize", "\(control.maximumFileSize)"),
+            TreeNode(
+              bytes, at: fileOffset, count: 2, "fileIdentifier",
+              Hex.string(Array(bytes[fileOffset..<fileOffset + 2]))),
+            TreeNode(
+              bytes, at: fileOffset + 2, count: sizeCount, "maxFileSize", "\(control.maximumFileSize)"),
             TreeNode(bytes, at: cc.readAccessOffset, count: 1, "readAccess", access(control.readAccess)),
             TreeNode(bytes, at: cc.writeAccessOffset, count: 1, "writeAccess", access(control.writeAccess)),
           ]
         }
         tlvs.append(
-          TreeNode(bytes, at: offset, count: length + 2, "TLV \(name)", "length \(length)", children: children))
+          TreeNode(
+            bytes, at: offset, count: length + 2, "TLV \(name)", "length \(length)", children: children))
       }
     }
-    var result = [
-      TreeNode(bytes, at: 0, count: 2, "CCLEN", "\(cc.length)"),
-      TreeNode(bytes, at: 2, count: 1, "versionText", "\(cc.majorVersion).\(cc.minorVersion) (\(Describe.hex(cc.mappingVersion)))"),
-      TreeNode(bytes, at: 3, count: 2, "mle", "\(cc.maximumReadLength) = largest R-APDU data"),
-      TreeNode(bytes, at: 5, count: 2, "mlc", "\(cc.maximumWriteLength) = largest C-APDU data"),
-    ] + tlvs
+    var result =
+      [
+        TreeNode(bytes, at: 0, count: 2, "CCLEN", "\(cc.length)"),
+        TreeNode(
+          bytes, at: 2, count: 1, "versionText",
+          "\(cc.majorVersion).\(cc.minorVersion) (\(Describe.hex(cc.mappingVersion)))"),
+        TreeNode(bytes, at: 3, count: 2, "mle", "\(cc.maximumReadLength) = largest R-APDU data"),
+        TreeNode(bytes, at: 5, count: 2, "mlc", "\(cc.maximumWriteLength) = largest C-APDU data"),
+      ] + tlvs
     let ccEnd = min(cc.length, bytes.count)
     if ccEnd + control.lengthFieldSize <= bytes.count {
       let ndefOptions: NDEFDecodingOptions = lenient ? .lenient : .strict
       var length = 0
       for index in ccEnd..<(ccEnd + control.lengthFieldSize) { length = length << 8 | Int(bytes[index]) }
       let start = ccEnd + control.lengthFieldSize
-      result.append(TreeNode(bytes, at: ccEnd, count: control.lengthFieldSize, control.isExtended ? "ENLEN" : "NLEN", "\(length)"))
+      result.append(
+        TreeNode(
+          bytes, at: ccEnd, count: control.lengthFieldSize, control.isExtended ? "ENLEN" : "NLEN", "\(length)"
+        ))
       if length > 0, start + length <= bytes.count {
         let message = Array(bytes[start..<start + length])
-        let records = NDEFTree(source: bytes, options: ndefOptions).records(decoding: message, baseOffset: start)
-        result.append(TreeNode(bytes, at: start, count: length, "NDEF message", Describe.bytes(length), children: records))
+        let records = NDEFTree(source: bytes, options: ndefOptions).records(
+          decoding: message, baseOffset: start)
+        result.append(
+          TreeNode(bytes, at: start, count: length, "NDEF message", Describe.bytes(length), children: records)
+        )
       }
     }
     return result + [

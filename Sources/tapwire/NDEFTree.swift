@@ -124,7 +124,7 @@ struct NDEFTree {
         payloadChildren += Describe.jsonNodes(json)
       }
     } else if let decoded = try? DecodedRecord(decoding: record, options: options, depth: depth) {
-      payloadChildren += self.decoded(decoded, depth: depth)
+      payloadChildren += self.decoded(decoded, payloadOffset: record.payloadOffset, depth: depth)
     }
     let chunkText = record.isChunked ? " in \(record.chunkCount) chunks" : ""
     children.append(
@@ -140,7 +140,7 @@ struct NDEFTree {
   }
 
   /// The fields of a record type's payload.
-  func decoded(_ decoded: borrowing DecodedRecord, depth: Int) -> [TreeNode] {
+  func decoded(_ decoded: borrowing DecodedRecord, payloadOffset: Int, depth: Int) -> [TreeNode] {
     switch decoded {
     case .text(let view):
       let status = view.status
@@ -180,18 +180,48 @@ struct NDEFTree {
       }
       return result
     case .alternativeCarrier(let view):
+      // CPS, CARRIER_DATA_REFERENCE (length, bytes), AUXILIARY_DATA_REFERENCE_COUNT (Handover 1.5 §6.3).
+      let referenceCount = view.dataReference.byteCount
       var result = [
-        TreeNode("power state", "\(view.powerState.rawValue) = \(view.powerState.name)"),
-        TreeNode("carrier data reference", Describe.quotedOrHex(view.dataReference)),
+        node(
+          at: payloadOffset, count: 1, "power state",
+          "\(view.powerState.rawValue) = \(view.powerState.name)"),
+        node(at: payloadOffset + 1, count: 1, "carrier data reference length", "\(referenceCount)"),
+        node(
+          at: payloadOffset + 2, count: referenceCount, "carrier data reference",
+          Describe.quotedOrHex(view.dataReference)),
+        node(
+          at: payloadOffset + 2 + referenceCount, count: 1, "auxiliary data references",
+          "\(view.auxiliaryReferenceCount)"),
       ]
       var references = view.auxiliaryDataReferences
       while let reference = references.next() {
         result.append(TreeNode("auxiliary data reference", Describe.quotedOrHex(reference)))
       }
       return result
+    case .handoverCarrier(let view):
+      // CTF, CARRIER_TYPE_LENGTH, CARRIER_TYPE, CARRIER_DATA (Handover 1.5 §6.2).
+      let typeCount = view.carrierType.byteCount
+      return [
+        node(
+          at: payloadOffset, count: 1, "carrier type format",
+          "\(view.carrierTypeFormat.rawValue) = \(Self.tnfMeaning(view.carrierTypeFormat))"),
+        node(at: payloadOffset + 1, count: 1, "carrier type length", "\(typeCount)"),
+        node(at: payloadOffset + 2, count: typeCount, "carrier type", Describe.quotedOrHex(view.carrierType)),
+        node(
+          at: payloadOffset + 2 + typeCount, count: view.carrierData.byteCount, "carrier data",
+          Describe.bytes(view.carrierData.byteCount)),
+      ]
+    case .androidApplication(let view):
+      return [
+        node(at: payloadOffset, count: view.package.utf8.count, "package", Describe.quoted(view.package))
+      ]
     case .bluetoothEP(let view):
-      return [TreeNode("address", view.address.description)]
-        + BLETree(source: source, base: base).structures(view.advertising)
+      // OOB data length and BD_ADDR, both little-endian, then AD structures (Bluetooth SSP OOB, NFC Forum BTSSP §4.1).
+      return [
+        node(at: payloadOffset, count: 2, "OOB data length", "\(view.oobDataLength)"),
+        node(at: payloadOffset + 2, count: 6, "address", view.address.description),
+      ] + BLETree(source: source, base: base).structures(view.advertising)
     case .bluetoothLE(let view):
       return [
         TreeNode("address", view.address.description + (view.isRandomAddress ? " (random)" : " (public)")),

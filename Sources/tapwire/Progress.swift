@@ -2,7 +2,8 @@ import Foundation
 
 /// A one-line progress display on standard error (`[  12/200] name`), redrawn in place with
 /// `\r`, only when standard error is a terminal (never in a pipe or a file, nor with
-/// `TERM=dumb`), at most every 100 ms, and erased when the work ends.
+/// `TERM=dumb` or `NO_COLOR` set, which ask for plain output), at most every 100 ms, and
+/// erased when the work ends.
 struct Progress {
   let total: Int
   let enabled: Bool
@@ -17,9 +18,12 @@ struct Progress {
     self.enabled = total > 1 && Self.shown(STDERR_FILENO)
   }
 
-  /// Whether progress goes to `descriptor`: a terminal that is not `dumb`.
+  /// Whether progress goes to `descriptor`: a terminal that is not `dumb`, without `NO_COLOR`.
   static func shown(_ descriptor: Int32) -> Bool {
-    isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    guard isatty(descriptor) == 1 else { return false }
+    let environment = ProcessInfo.processInfo.environment
+    if let value = environment["NO_COLOR"], !value.isEmpty { return false }
+    return environment["TERM"] != "dumb"
   }
 
   mutating func update(_ done: Int, label: String) {

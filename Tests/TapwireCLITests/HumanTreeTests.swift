@@ -225,3 +225,20 @@ struct HumanTreeTests {
     }
   }
 }
+
+/// On a terminal the tree's columns are dim and the field names cyan; in a pipe, plain.
+@Suite("tapwire decode: the tree in colour")
+struct HumanTreeColourTests {
+  @Test func columnsDimNamesCyan() throws {
+    let command = "\(CLI.executable.path) decode --as rapdu 6A82"
+    let shown = try ProgressTests.onTerminal(command)
+    #expect(shown.contains("\u{1B}[1mISO 7816-4 response APDU (rapdu), 2 bytes\u{1B}[0m"))
+    #expect(
+      shown.contains(
+        "\u{1B}[2m0000  6a 82                    \u{1B}[0m\u{1B}[36mSW\u{1B}[0m: 6A82 = file or application not found"
+      ))
+    let plain = try ProgressTests.onTerminal(command, noColor: "1")
+    #expect(!plain.contains("\u{1B}["))
+    #expect(plain.contains("0000  6a 82                    SW: 6A82 = file or application not found"))
+  }
+}

@@ -67,12 +67,13 @@ struct ProgressTests {
   }
 
   /// Runs `command` under `script`, which gives it a pseudo-terminal; returns what it wrote there.
-  static func onTerminal(_ command: String, term: String = "xterm") throws -> String {
+  static func onTerminal(_ command: String, term: String = "xterm", noColor: String? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["-qec", command, "/dev/null"]
     var environment = ProcessInfo.processInfo.environment
     environment["TERM"] = term
+    environment["NO_COLOR"] = noColor
     process.environment = environment
     process.currentDirectoryURL = CLI.root
     let out = Pipe()
@@ -98,6 +99,8 @@ struct ProgressTests {
     #expect(lines.contains("[2/2] d00000"))
     let dumb = try Self.onTerminal("\(tapwire) decode --json \(Self.dumps) >/dev/null", term: "dumb")
     #expect(!dumb.contains("[1/3]"))
+    let noColor = try Self.onTerminal("\(tapwire) decode --json \(Self.dumps) >/dev/null", noColor: "1")
+    #expect(!noColor.contains("[1/3]"))
     // In a pipe (the test's own Pipe for standard error) nothing but decoding output appears.
     let piped = try CLI.run(["decode", "--json", Self.dumps], environment: ["TERM": "xterm"])
     #expect(piped.stderr.isEmpty)

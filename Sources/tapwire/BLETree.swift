@@ -38,6 +38,17 @@ struct BLETree {
     return set.isEmpty ? "none" : set.joined(separator: ", ")
   }
 
+  /// The extended Event_Type bits spelled out (Core 5.x Vol 4 Part E §7.7.65.13).
+  static func eventTypeText(_ type: HCIExtendedAdvertisingEventType) -> String {
+    let names: [(HCIExtendedAdvertisingEventType, String)] = [
+      (.connectable, "connectable"), (.scannable, "scannable"), (.directed, "directed"),
+      (.scanResponse, "scan response"), (.legacy, "legacy PDU"),
+    ]
+    let bits = names.filter { type.contains($0.0) }.map(\.1)
+    return (bits.isEmpty ? "non-connectable" : bits.joined(separator: ", "))
+      + ", data \(type.dataStatus.name)"
+  }
+
   /// One node per AD structure: length, type (with its name) and the decoded value.
   func structures(_ view: borrowing AdvertisingDataView) -> [TreeNode] {
     var result: [TreeNode] = []
@@ -149,7 +160,7 @@ struct BLETree {
   func report(_ report: borrowing HCIAdvertisingReportView, index: Int) -> TreeNode {
     let start = report.offset
     var children: [TreeNode] = []
-    let eventName = report.legacyEventType?.name ?? "extended 0x" + String(report.rawEventType, radix: 16)
+    let eventName = report.legacyEventType?.name ?? Self.eventTypeText(report.eventType)
     let addressOffset: Int
     if report.isExtended {
       children.append(

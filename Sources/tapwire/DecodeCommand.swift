@@ -200,6 +200,7 @@ enum DecodeCommand {
         }
       }
       if output.utf8.count > 1 << 16 {
+        progress.clear()
         FileHandle.standardOutput.write(Data(output.utf8))
         output = ""
       }

@@ -23,7 +23,7 @@ enum Directory {
     var output = ""
     for (index, file) in files.enumerated() {
       progress.update(index + 1, label: file)
-      let (entry, ok) = decodeFile(file, options: options, header: !options.json)
+      let (entry, ok) = decodeFile(file, options: options)
       if !ok { failed = true }
       output += entry
       if output.utf8.count > 1 << 16 {
@@ -39,9 +39,7 @@ enum Directory {
 
   /// One file's output (ending in a newline) and whether it decoded. JSON objects start with
   /// `"file"`; human output states the format and how it was chosen.
-  static func decodeFile(_ file: String, options: DecodeCommand.Options, header: Bool = false) -> (
-    String, Bool
-  ) {
+  static func decodeFile(_ file: String, options: DecodeCommand.Options) -> (String, Bool) {
     let bytes: [UInt8]
     switch Input.bytes(operand: file) {
     case .success(let value): bytes = value
@@ -65,8 +63,10 @@ enum Directory {
       }
       var text = "==> \(file) <==\n"
       if let note = prepared.note { text += "(\(note))\n" }
-      switch prepared.format.human(prepared.bytes, options.lenient) {
-      case .success(let lines): return (text + lines.joined(separator: "\n") + "\n", true)
+      switch prepared.format.tree(prepared.bytes, options.lenient) {
+      case .success(let tree):
+        let lines = tree.lines(colour: Terminal.colours(STDOUT_FILENO))
+        return (text + lines.joined(separator: "\n") + "\n", true)
       case .failure(let failure): return (text + "error: \(prepared.format.name): \(failure.text)\n", false)
       }
     }

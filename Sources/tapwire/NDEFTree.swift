@@ -212,6 +212,50 @@ struct NDEFTree {
           at: payloadOffset + 2 + typeCount, count: view.carrierData.byteCount, "carrier data",
           Describe.bytes(view.carrierData.byteCount)),
       ]
+    case .wifiSimpleConfig(let view):
+      let credentials = view.credentials()
+      var result: [TreeNode] = []
+      var credentialIndex = 0
+      var attributes = view.allAttributes
+      while let attribute = attributes.next() {
+        var node = wscNode(attribute, credential: nil)
+        if attribute.type == .credential {
+          let credential = credentialIndex < credentials.count ? credentials[credentialIndex] : nil
+          var nested = attribute.nestedAttributes
+          while let inner = nested.next() { node.children.append(wscNode(inner, credential: credential)) }
+          credentialIndex += 1
+        }
+        result.append(node)
+      }
+      if let version2 = view.version2 {
+        result.append(TreeNode("WFA version", "\(version2 >> 4).\(version2 & 0x0F)"))
+      }
+      return result
+    case .wifiP2P(let view):
+      var result: [TreeNode] = []
+      var wsc = view.wscAttributes
+      while let attribute = wsc.next() { result.append(wscNode(attribute, credential: nil)) }
+      var p2p = view.p2pAttributes
+      while let attribute = p2p.next() {
+        let name = Self.p2pNames[attribute.id.rawValue] ?? "attribute \(attribute.id.rawValue)"
+        result.append(
+          node(
+            at: attribute.valueOffset - 3, count: attribute.value.byteCount + 3, "P2P \(name)",
+            Describe.bytes(attribute.value.byteCount),
+            children: [
+              node(
+                at: attribute.valueOffset - 3, count: 1, "attribute ID", "\(attribute.id.rawValue) = \(name)"),
+              node(at: attribute.valueOffset - 2, count: 2, "length", "\(attribute.value.byteCount)"),
+              node(
+                at: attribute.valueOffset, count: attribute.value.byteCount, "value",
+                Hex.string(attribute.value)),
+            ]))
+      }
+      if let info = view.deviceInfo {
+        result.append(
+          TreeNode("device name", Describe.quoted(String(decoding: info.deviceName, as: UTF8.self))))
+      }
+      return result
     case .androidApplication(let view):
       return [
         node(at: payloadOffset, count: view.package.utf8.count, "package", Describe.quoted(view.package))
@@ -231,6 +275,40 @@ struct NDEFTree {
       guard let json = try? NDEFDecodedOutput.json(decoded, options: options, depth: depth) else { return [] }
       return Describe.jsonNodes(json, skip: ["kind"])
     }
+  }
+
+  /// Names of WSC attributes (Wi-Fi Simple Configuration 2.0 §12).
+  static let wscNames: [UInt16: String] = [
+    0x1003: "Authentication Type", 0x100E: "Credential", 0x100F: "Encryption Type", 0x1011: "Device Name",
+    0x1020: "MAC Address", 0x1026: "Network Index", 0x1027: "Network Key", 0x1045: "SSID",
+    0x1049: "Vendor Extension", 0x104A: "Version",
+  ]
+
+  /// Names of P2P attributes (Wi-Fi P2P 1.7 §4.1.1).
+  static let p2pNames: [UInt8: String] = [
+    2: "P2P Capability", 13: "P2P Device Info", 15: "P2P Group ID", 19: "OOB GO Negotiation Channel",
+  ]
+
+  /// One WSC attribute: type and length (2 bytes each, big-endian) before the value.
+  func wscNode(_ attribute: borrowing WSCAttribute, credential: WiFiCredential?) -> TreeNode {
+    let name =
+      Self.wscNames[attribute.type.rawValue] ?? "attribute \(Describe.hex16(attribute.type.rawValue))"
+    var value = Describe.bytes(attribute.value.byteCount)
+    switch attribute.type {
+    case .ssid, .networkKey, P2PDeviceInfo.deviceNameAttribute:
+      value = Describe.quoted(String(decoding: attribute.value.copiedBytes(), as: UTF8.self))
+    case .authenticationType:
+      value = Hex.string(attribute.value) + (credential.map { " = " + $0.authentication.name } ?? "")
+    case .encryptionType:
+      value = Hex.string(attribute.value) + (credential.map { " = " + $0.encryption.name } ?? "")
+    case .macAddress:
+      value = attribute.value.copiedBytes().map { HexDump.byteHex($0).uppercased() }.joined(separator: ":")
+    case .credential: break
+    default:
+      if attribute.value.byteCount <= TreeNode.shownBytes { value = Hex.string(attribute.value) }
+    }
+    let start = attribute.valueOffset - 4
+    return node(at: start, count: attribute.value.byteCount + 4, name, value)
   }
 
   func uriNodes(_ view: borrowing URIRecordView) -> [TreeNode] {

@@ -242,3 +242,59 @@ struct HumanTreeColourTests {
     #expect(plain.contains("0000  6a 82                    SW: 6A82 = file or application not found"))
   }
 }
+
+/// Record types whose fields the tree places at their offsets inside the payload.
+@Suite("tapwire decode: record type trees")
+struct RecordTypeTreeTests {
+  /// Hs 1.2 with one ac (active, reference "0"), then a media record with id "0".
+  @Test func handoverSelect() throws {
+    let lines = try HumanTreeTests.lines([
+      "--as", "ndef", "91 02 0A 48 73 12 D1 02 04 61 63 01 01 30 00 5A 03 02 01 61 2F 62 30 01 02",
+    ])
+    for line in [
+      "0003  48 73                      type: \"Hs\" = Handover Select",
+      "0005  12                           version: 0x12 = 1.2",
+      "0009  61 63                          type: \"ac\" = Alternative Carrier",
+      "000b  01                               power state: 1 = active",
+      "000c  01                               carrier data reference length: 1",
+      "000d  30                               carrier data reference: \"0\"",
+      "000e  00                               auxiliary data references: 0",
+      "0012  01                         id length: 1",
+      "0016  30                         id: \"0\"",
+    ] {
+      #expect(lines.contains(line), "\(line)")
+    }
+  }
+
+  /// A Wi-Fi token as `tapwire encode wifi` writes it: each WSC attribute at its offset,
+  /// the Credential's attributes nested, authentication and encryption named.
+  @Test func wifiSimpleConfig() throws {
+    let encoded = try CLI.run(["encode", "wifi", "MyNet", "pass phrase"]).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let lines = try HumanTreeTests.lines(["--as", "ndef", encoded])
+    for line in [
+      "001f  10 0e 00 33 10 26 00 …       Credential: 51 bytes",
+      "0028  10 45 00 05 4d 79 4e …         SSID: \"MyNet\"",
+      "0031  10 03 00 02 00 20              Authentication Type: 0020 = WPA2-Personal",
+      "0037  10 0f 00 02 00 08              Encryption Type: 0008 = AES",
+      "003d  10 27 00 0b 70 61 73 …         Network Key: \"pass phrase\"",
+      "                                   WFA version: 2.0",
+    ] {
+      #expect(lines.contains(line), "\(line)")
+    }
+  }
+
+  /// Bluetooth BR/EDR OOB: length and address little-endian, then AD structures.
+  @Test func bluetoothOOB() throws {
+    let encoded = try CLI.run(["encode", "bluetooth", "00:0D:3C:12:34:56", "Reader"]).stdout
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let lines = try HumanTreeTests.lines(["--as", "ndef", encoded])
+    for line in [
+      "0023  10 00                        OOB data length: 16",
+      "0025  56 34 12 3c 0d 00            address: 00:0D:3C:12:34:56",
+      "002d  52 65 61 64 65 72              complete local name: \"Reader\"",
+    ] {
+      #expect(lines.contains(line), "\(line)")
+    }
+  }
+}

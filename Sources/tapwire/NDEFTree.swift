@@ -256,6 +256,52 @@ struct NDEFTree {
           TreeNode("device name", Describe.quoted(String(decoding: info.deviceName, as: UTF8.self))))
       }
       return result
+    case .signature(let view):
+      // Version, signature field (URI bit, type), hash type, length and signature or URI,
+      // then the certificate chain field (Signature RTD 2.0 §3.3).
+      let signatureCount = view.signature.byteCount
+      let signatureText =
+        view.signatureIsURI
+        ? Describe.quoted(String(decoding: view.signature.copiedBytes(), as: UTF8.self))
+        : Describe.bytes(signatureCount)
+      var result = [
+        node(
+          at: payloadOffset, count: 1, "version",
+          "\(Describe.hex(view.version)) = \(view.version >> 4).\(view.version & 0x0F)"),
+        node(
+          at: payloadOffset + 1, count: 1, "signature type",
+          "\(view.signatureType)\(view.signatureIsURI ? ", signature given by URI" : "")"),
+        node(at: payloadOffset + 2, count: 1, "hash type", "\(view.hashType)"),
+        node(at: payloadOffset + 3, count: 2, "signature length", "\(signatureCount)"),
+      ]
+      if signatureCount > 0 {
+        result.append(
+          node(
+            at: payloadOffset + 5, count: signatureCount, view.signatureIsURI ? "signature URI" : "signature",
+            signatureText))
+      }
+      var offset = payloadOffset + 5 + signatureCount
+      result.append(
+        node(
+          at: offset, count: 1, "certificate chain",
+          "format \(view.certificateFormat), \(view.certificateCount) certificates\(view.certificateURI != nil ? ", URI follows" : "")"
+        ))
+      offset += 1
+      var certificates = view.certificateChain
+      var index = 0
+      while let certificate = certificates.next() {
+        result.append(
+          node(
+            at: offset, count: 2 + certificate.byteCount, "certificate \(index)",
+            Describe.bytes(certificate.byteCount)))
+        offset += 2 + certificate.byteCount
+        index += 1
+      }
+      if let uri = view.certificateURI {
+        result.append(
+          node(at: offset, count: 2 + uri.byteCount, "certificate URI", Describe.quotedOrHex(uri)))
+      }
+      return result
     case .androidApplication(let view):
       return [
         node(at: payloadOffset, count: view.package.utf8.count, "package", Describe.quoted(view.package))

@@ -284,6 +284,20 @@ struct RecordTypeTreeTests {
     }
   }
 
+  /// Signature 2.0 with a 3-byte signature and an empty certificate chain.
+  @Test func signature() throws {
+    let lines = try HumanTreeTests.lines(["--as", "ndef", "d10309536967200b02000301020300"])
+    for line in [
+      "0006  20                           version: 0x20 = 2.0",
+      "0007  0b                           signature type: 11",
+      "0009  00 03                        signature length: 3",
+      "000b  01 02 03                     signature: 3 bytes",
+      "000e  00                           certificate chain: format 0, 0 certificates",
+    ] {
+      #expect(lines.contains(line), "\(line)")
+    }
+  }
+
   /// Bluetooth BR/EDR OOB: length and address little-endian, then AD structures.
   @Test func bluetoothOOB() throws {
     let encoded = try CLI.run(["encode", "bluetooth", "00:0D:3C:12:34:56", "Reader"]).stdout

@@ -50,74 +50,93 @@ enum DecodeCommand {
   static func run(_ arguments: [String]) -> Int32 {
     let options = parse(arguments)
     if options.lines { return runLines(options) }
-    var bytes: [UInt8]
+    if let operand = options.operand, Directory.isDirectory(operand) {
+      return Directory.run(operand, options: options)
+    }
+    let bytes: [UInt8]
     switch Input.bytes(operand: options.operand) {
     case .success(let value): bytes = value
     case .failure(let error): Tapwire.fail(error.message)
     }
-    var chosen = options.format
     let path = options.operand.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-    if let kind = DumpFile.kind(of: bytes, path: path) {
-      switch DumpFile.image(bytes, kind: kind) {
-      case .success(let image):
-        bytes = image
-        if chosen == nil {
-          chosen = .t2t
-          FileHandle.standardError.write(
-            Data(
-              "tapwire: input read as a \(kind.rawValue) (\(image.count) bytes of pages), decoded as t2t\n"
-                .utf8))
-        }
-      case .failure(let failure):
-        let name = chosen?.name ?? "t2t"
-        if options.json {
-          print(
-            NDEFOutput.errorJSON(
-              format: name, code: failure.code, offset: failure.offset, message: failure.message
-            )
-            .serialized)
-        } else {
-          FileHandle.standardError.write(
-            Data(
-              "tapwire: \(kind.rawValue): \(failure.code) at offset \(failure.offset): \(failure.message)\n"
-                .utf8))
-        }
-        return 1
-      }
-    }
-    if bytes.isEmpty {
-      let name = chosen?.name ?? "ndef"
+    let prepared: Prepared
+    switch prepare(bytes, path: path, format: options.format) {
+    case .success(let value): prepared = value
+    case .failure(let failed):
       if options.json {
-        print(
-          NDEFOutput.errorJSON(format: name, code: "emptyInput", offset: 0, message: "the input is empty")
-            .serialized)
+        print(failed.json.serialized)
       } else {
-        FileHandle.standardError.write(
-          Data("tapwire: \(name): emptyInput at offset 0: the input is empty\n".utf8))
+        FileHandle.standardError.write(Data("tapwire: \(failed.label): \(failed.failure.text)\n".utf8))
       }
       return 1
     }
-    let format = chosen ?? guessed(bytes)
+    if let note = prepared.note { FileHandle.standardError.write(Data("tapwire: \(note)\n".utf8)) }
+    let format = prepared.format
     if options.json {
-      let (json, ok) = format.json(bytes, options.lenient)
+      let (json, ok) = format.json(prepared.bytes, options.lenient)
       print(json.serialized)
       return ok ? 0 : 1
     }
-    switch format.human(bytes, options.lenient) {
-    case .success(let lines):
-      print((Terminal.colours(STDOUT_FILENO) ? Terminal.highlighted(lines) : lines).joined(separator: "\n"))
+    switch format.tree(prepared.bytes, options.lenient) {
+    case .success(let tree):
+      print(tree.lines(colour: Terminal.colours(STDOUT_FILENO)).joined(separator: "\n"))
       return 0
     case .failure(let failure):
-      reportFailure(failure, format: format, bytes: bytes)
+      reportFailure(failure, format: format, bytes: prepared.bytes)
       return 1
     }
   }
 
-  static func guessed(_ bytes: [UInt8]) -> Format {
-    let format = Format.guess(bytes)
-    FileHandle.standardError.write(
-      Data("tapwire: input decoded as \(format.name) (guessed; use --as to choose)\n".utf8))
-    return format
+  /// Bytes ready to decode: a dump file's page image, the format, and what to tell the user
+  /// about the choice (a guess, or the dump kind).
+  struct Prepared {
+    var bytes: [UInt8]
+    var format: Format
+    var note: String?
+  }
+
+  /// Why an input could not even be handed to a decoder (a bad dump file, no bytes).
+  struct Unprepared: Error {
+    var label: String
+    var format: String
+    var failure: DecodeFailure
+    var json: JSON {
+      NDEFOutput.errorJSON(
+        format: format, code: failure.code, offset: failure.offset, message: failure.message)
+    }
+  }
+
+  /// Reads a dump file into its page image, rejects empty input and picks the format.
+  static func prepare(_ input: [UInt8], path: String?, format chosen: Format?) -> Result<Prepared, Unprepared>
+  {
+    var bytes = input
+    var format = chosen
+    var note: String?
+    if let kind = DumpFile.kind(of: bytes, path: path) {
+      switch DumpFile.image(bytes, kind: kind) {
+      case .success(let image):
+        bytes = image
+        if format == nil {
+          format = .t2t
+          note = "input read as a \(kind.rawValue) (\(image.count) bytes of pages), decoded as t2t"
+        }
+      case .failure(let failure):
+        return .failure(Unprepared(label: kind.rawValue, format: chosen?.name ?? "t2t", failure: failure))
+      }
+    }
+    if bytes.isEmpty {
+      let name = format?.name ?? "ndef"
+      return .failure(
+        Unprepared(
+          label: name, format: name,
+          failure: DecodeFailure(code: "emptyInput", offset: 0, message: "the input is empty")))
+    }
+    if format == nil {
+      let guess = Format.guess(bytes)
+      format = guess
+      note = "input decoded as \(guess.name) (guessed; use --as to choose)"
+    }
+    return .success(Prepared(bytes: bytes, format: format ?? .ndef, note: note))
   }
 
   static func reportFailure(_ failure: DecodeFailure, format: Format, bytes: [UInt8]) {
@@ -127,7 +146,9 @@ enum DecodeCommand {
     FileHandle.standardError.write(Data(text.utf8))
   }
 
-  /// `--lines`: one hex input per line, one output per line, in order.
+  /// `--lines`: one input per line, one output per line, in order. A line is hex bytes; a
+  /// line that is not hex but names an existing file decodes that file (tag dump files
+  /// included) and its JSON object starts with `"file"`.
   static func runLines(_ options: Options) -> Int32 {
     let data: [UInt8]
     if let operand = options.operand, operand != "-" {
@@ -144,34 +165,47 @@ enum DecodeCommand {
     var failed = false
     var output = ""
     output.reserveCapacity(data.count * 4)
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var progress = Progress(total: lines.count)
+    for (index, line) in lines.enumerated() {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
-      let format = options.format ?? Format.ndef
-      guard !trimmed.isEmpty, let bytes = Input.hexBytes(trimmed) else {
-        failed = true
-        let code = trimmed.isEmpty ? "emptyInput" : "invalidHex"
-        let message = trimmed.isEmpty ? "the input line is empty" : "the input line is not hex bytes"
-        let json = NDEFOutput.errorJSON(format: format.name, code: code, offset: 0, message: message)
-        output += (options.json ? json.serialized : "error: \(code): \(message)") + "\n"
-        continue
-      }
-      if options.json {
-        let (json, ok) = format.json(bytes, options.lenient)
+      progress.update(index + 1, label: trimmed)
+      if !trimmed.isEmpty, Input.hexBytes(trimmed) == nil, FileManager.default.fileExists(atPath: trimmed),
+        !Directory.isDirectory(trimmed)
+      {
+        let (entry, ok) = Directory.decodeFile(trimmed, options: options)
         if !ok { failed = true }
-        output += json.serialized + "\n"
+        output += entry
       } else {
-        switch format.human(bytes, options.lenient) {
-        case .success(let lines): output += lines.joined(separator: "\n") + "\n"
-        case .failure(let failure):
+        let format = options.format ?? Format.ndef
+        guard !trimmed.isEmpty, let bytes = Input.hexBytes(trimmed) else {
           failed = true
-          output += "error: \(failure.code) at offset \(failure.offset): \(failure.message)\n"
+          let code = trimmed.isEmpty ? "emptyInput" : "invalidHex"
+          let message = trimmed.isEmpty ? "the input line is empty" : "the input line is not hex bytes"
+          let json = NDEFOutput.errorJSON(format: format.name, code: code, offset: 0, message: message)
+          output += (options.json ? json.serialized : "error: \(code): \(message)") + "\n"
+          continue
+        }
+        if options.json {
+          let (json, ok) = format.json(bytes, options.lenient)
+          if !ok { failed = true }
+          output += json.serialized + "\n"
+        } else {
+          switch format.human(bytes, options.lenient) {
+          case .success(let lines): output += lines.joined(separator: "\n") + "\n"
+          case .failure(let failure):
+            failed = true
+            output += "error: \(failure.text)\n"
+          }
         }
       }
       if output.utf8.count > 1 << 16 {
+        progress.clear()
         FileHandle.standardOutput.write(Data(output.utf8))
         output = ""
       }
     }
+    progress.finish()
     FileHandle.standardOutput.write(Data(output.utf8))
     return failed ? 1 : 0
   }

@@ -93,7 +93,11 @@ enum EncodeCommand {
               case "open": poster.action = .openForEditing
               case let other: Tapwire.fail("unknown action '\(other)' (do, save, open)")
               }
-            default: Tapwire.fail("unknown smartposter option '\(option)'")
+            default:
+              let hint = Suggestion.closest(to: option, among: ["--title", "--action"]).map {
+                "; did you mean '\($0)'?"
+              }
+              Tapwire.fail("unknown smartposter option '\(option)'\(hint ?? "")")
             }
           }
           records.append(try poster.record())
@@ -146,6 +150,11 @@ enum EncodeCommand {
             "uri", "text", "smartposter", "mime", "external", "aar", "wifi", "bluetooth", "capdu", "adv",
             "-o",
           ]
+          if word.hasPrefix("-") {
+            let options = ["-o", "--chunk", "--image", "--help"]
+            let hint = Suggestion.closest(to: word, among: options).map { "; did you mean '\($0)'?" } ?? ""
+            Tapwire.fail("unknown option '\(word)'\(hint)")
+          }
           let hint = Suggestion.closest(to: word, among: known).map { "; did you mean '\($0)'?" } ?? ""
           Tapwire.fail("unknown record kind '\(word)'\(hint)")
         }
@@ -209,7 +218,14 @@ enum EncodeCommand {
         ne = value
       case "--extended": extended = true
       case "-o": output = rest.popFirst()
-      default: words.append(word)
+      default:
+        if word.hasPrefix("--") {
+          let hint = Suggestion.closest(to: word, among: ["--le", "--extended"]).map {
+            "; did you mean '\($0)'?"
+          }
+          Tapwire.fail("unknown capdu option '\(word)'\(hint ?? "")")
+        }
+        words.append(word)
       }
     }
     guard words.count == 4 || words.count == 5,

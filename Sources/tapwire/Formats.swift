@@ -6,6 +6,33 @@ struct DecodeFailure: Error {
   let code: String
   let offset: Int
   let message: String
+
+  init(code: String, offset: Int, message: String) {
+    self.code = code
+    self.offset = offset
+    self.message = message
+  }
+
+  /// `code at offset N: message`.
+  var text: String { "\(code) at offset \(offset): \(message)" }
+
+  /// The failure an `{"ok": false, "error": {...}}` object describes.
+  init(errorJSON json: JSON) {
+    var code = "invalidInput"
+    var offset = 0
+    var message = "the input did not decode"
+    if case .object(let pairs) = json, case .object(let error)? = pairs.first(where: { $0.0 == "error" })?.1 {
+      for (key, value) in error {
+        switch (key, value) {
+        case ("code", .string(let text)): code = text
+        case ("offset", .int(let number)): offset = number
+        case ("message", .string(let text)): message = text
+        default: break
+        }
+      }
+    }
+    self.init(code: code, offset: offset, message: message)
+  }
 }
 
 /// One input format the `decode` command knows: its JSON and its human tree.
@@ -13,16 +40,25 @@ struct Format: Sendable {
   let name: String
   let summary: String
   let json: @Sendable (_ bytes: [UInt8], _ lenient: Bool) -> (JSON, Bool)
-  let human: @Sendable (_ bytes: [UInt8], _ lenient: Bool) -> Result<[String], DecodeFailure>
+  /// The human tree (`tshark -V` style): every field with its offset, bytes and meaning.
+  let tree: @Sendable (_ bytes: [UInt8], _ lenient: Bool) -> Result<HumanTree, DecodeFailure>
   /// How likely `bytes` is this format (0 = not at all), for `--as` detection.
   let likelihood: @Sendable (_ bytes: [UInt8]) -> Int
 
+  /// The human tree as plain lines (no colour).
+  var human: @Sendable (_ bytes: [UInt8], _ lenient: Bool) -> Result<[String], DecodeFailure> {
+    let tree = self.tree
+    return { bytes, lenient in tree(bytes, lenient).map { $0.lines(colour: false) } }
+  }
+
   static let all: [Format] = [ndef, btsnoop, hci, t2t, t1t, t5t, t3t, t4t, bertlv, adv, capdu, rapdu]
 
-  /// A format whose JSON comes from `decode`, and whose human tree renders that JSON.
+  /// A format whose JSON comes from `decode`; its human tree comes from `nodes` (called only
+  /// once `decode` succeeded), with the JSON's warnings listed after it.
   static func simple(
     _ name: String, _ summary: String, likelihood: Int,
-    _ decode: @escaping @Sendable ([UInt8], Bool) -> Result<JSON, DecodeFailure>
+    _ decode: @escaping @Sendable ([UInt8], Bool) -> Result<JSON, DecodeFailure>,
+    nodes: @escaping @Sendable ([UInt8], Bool) -> [TreeNode]
   ) -> Format {
     Format(
       name: name, summary: summary,
@@ -37,10 +73,11 @@ struct Format: Sendable {
           )
         }
       },
-      human: { bytes, lenient in
+      tree: { bytes, lenient in
         decode(bytes, lenient).map { json in
-          ["\(summary) (\(name)), \(bytes.count) bytes"]
-            + JSONTree.lines(json, indent: "  ", skip: ["ok", "format"])
+          HumanTree(
+            summary: "\(summary) (\(name)), \(Describe.bytes(bytes.count))", nodes: nodes(bytes, lenient),
+            warnings: Describe.warnings(json))
         }
       },
       likelihood: { bytes in
@@ -53,28 +90,44 @@ struct Format: Sendable {
   func preferring(_ condition: @escaping @Sendable ([UInt8]) -> Bool) -> Format {
     let base = likelihood
     return Format(
-      name: name, summary: summary, json: json, human: human,
+      name: name, summary: summary, json: json, tree: tree,
       likelihood: { bytes in condition(bytes) ? 95 : base(bytes) })
   }
 
-  static let t1t = simple("t1t", "NFC Forum Type 1 tag memory", likelihood: 70, TagOutput.t1t)
-  static let t2t = simple("t2t", "NFC Forum Type 2 tag memory", likelihood: 75, TagOutput.t2t)
-  static let t3t = simple("t3t", "NFC Forum Type 3 tag memory", likelihood: 60, TagOutput.t3t)
+  static let t1t = simple(
+    "t1t", "NFC Forum Type 1 tag memory", likelihood: 70, TagOutput.t1t, nodes: TagTree.t1t)
+  static let t2t = simple(
+    "t2t", "NFC Forum Type 2 tag memory", likelihood: 75, TagOutput.t2t, nodes: TagTree.t2t)
+  static let t3t = simple(
+    "t3t", "NFC Forum Type 3 tag memory", likelihood: 60, TagOutput.t3t, nodes: TagTree.t3t)
   /// A Type 4 CC file (optionally followed by its NDEF file): below the memory images.
-  static let t4t = simple("t4t", "NFC Forum Type 4 tag CC file", likelihood: 55, T4TOutput.t4t)
-  static let t5t = simple("t5t", "NFC Forum Type 5 tag memory", likelihood: 65, TagOutput.t5t)
-  static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu)
+  static let t4t = simple(
+    "t4t", "NFC Forum Type 4 tag CC file", likelihood: 55, T4TOutput.t4t, nodes: TagTree.t4t)
+  static let t5t = simple(
+    "t5t", "NFC Forum Type 5 tag memory", likelihood: 65, TagOutput.t5t, nodes: TagTree.t5t)
+  static let capdu = simple("capdu", "ISO 7816-4 command APDU", likelihood: 30, ISO7816Output.capdu) {
+    bytes, _ in ISO7816Tree.capdu(bytes)
+  }
   /// A bare status word of a known category reads best as a response APDU.
-  static let rapdu = simple("rapdu", "ISO 7816-4 response APDU", likelihood: 20, ISO7816Output.rapdu)
-    .preferring { bytes in
-      guard bytes.count == 2 else { return false }
-      let category = StatusWord(rawValue: UInt16(bytes[0]) << 8 | UInt16(bytes[1])).category.name
-      return ["normal", "warning", "executionError", "checkingError"].contains(category)
-    }
-  static let bertlv = simple("bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv)
-  static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv)
-  static let hci = simple("hci", "HCI LE advertising report event", likelihood: 90, BLEOutput.hci)
-  static let btsnoop = simple("btsnoop", "btsnoop capture", likelihood: 100, BLEOutput.btsnoop)
+  static let rapdu = simple("rapdu", "ISO 7816-4 response APDU", likelihood: 20, ISO7816Output.rapdu) {
+    bytes, _ in ISO7816Tree.rapdu(bytes)
+  }
+  .preferring { bytes in
+    guard bytes.count == 2 else { return false }
+    let category = StatusWord(rawValue: UInt16(bytes[0]) << 8 | UInt16(bytes[1])).category.name
+    return ["normal", "warning", "executionError", "checkingError"].contains(category)
+  }
+  static let bertlv = simple(
+    "bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv, nodes: ISO7816Tree.bertlv)
+  static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv) {
+    bytes, lenient in BLETree.adv(bytes, lenient: lenient)
+  }
+  static let hci = simple("hci", "HCI LE advertising report event", likelihood: 90, BLEOutput.hci) {
+    bytes, lenient in BLETree.hci(bytes, lenient: lenient)
+  }
+  static let btsnoop = simple("btsnoop", "btsnoop capture", likelihood: 100, BLEOutput.btsnoop) {
+    bytes, lenient in BLETree.btsnoop(bytes, lenient: lenient)
+  }
 
   static func named(_ name: String) -> Format? { all.first { $0.name == name } }
 
@@ -87,14 +140,19 @@ struct Format: Sendable {
     name: "ndef",
     summary: "NFC Forum NDEF message",
     json: { bytes, lenient in NDEFOutput.json(bytes, options: lenient ? .lenient : .strict) },
-    human: { bytes, lenient in
-      do throws(NDEFError) {
-        let message = try NDEFMessageView(validating: bytes.span, options: lenient ? .lenient : .strict)
-        return .success(try NDEFOutput.human(message))
-      } catch {
-        return .failure(
-          DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message))
+    tree: { bytes, lenient in
+      let options: NDEFDecodingOptions = lenient ? .lenient : .strict
+      let (json, ok) = NDEFOutput.json(bytes, options: options)
+      guard ok, let message = try? NDEFMessageView(validating: bytes.span, options: options) else {
+        return .failure(DecodeFailure(errorJSON: json))
       }
+      let plural = message.recordCount == 1 ? "record" : "records"
+      return .success(
+        HumanTree(
+          summary:
+            "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(message.recordCount) \(plural)",
+          nodes: NDEFTree(source: bytes, options: options).records(message), warnings: Describe.warnings(json)
+        ))
     },
     likelihood: { bytes in
       (try? NDEFMessageView(validating: bytes.span)) != nil ? 100 : 1

@@ -1,6 +1,6 @@
 import NDEF
 
-/// Renders JSON values as an indented `key: value` tree for the human-readable output.
+/// Scalar JSON values as text for the human tree, and notes on some of them.
 enum JSONTree {
   static func scalar(_ value: JSON) -> String? {
     switch value {
@@ -29,32 +29,5 @@ enum JSONTree {
       }
     }
     return ""
-  }
-
-  static func lines(_ value: JSON, indent: String, skip: Set<String> = []) -> [String] {
-    var result: [String] = []
-    switch value {
-    case .object(let pairs):
-      for (key, item) in pairs where !skip.contains(key) {
-        if let text = scalar(item) {
-          result.append("\(indent)\(key): \(text)\(annotation(key, item))")
-        } else {
-          result.append("\(indent)\(key):")
-          result += lines(item, indent: indent + "  ")
-        }
-      }
-    case .array(let items):
-      for (index, item) in items.enumerated() {
-        if let text = scalar(item) {
-          result.append("\(indent)[\(index)] \(text)")
-        } else {
-          result.append("\(indent)[\(index)]")
-          result += lines(item, indent: indent + "  ")
-        }
-      }
-    default:
-      result.append(indent + (scalar(value) ?? ""))
-    }
-    return result
   }
 }

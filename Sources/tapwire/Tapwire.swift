@@ -6,7 +6,7 @@ struct Tapwire {
   static let usage = """
     tapwire: decode NFC, smart-card and Bluetooth LE wire formats
 
-    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
+    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT | DIR]
            tapwire encode [-o FILE] [--chunk N] RECORD...
            tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
            tapwire encode adv [--name NAME] [--uuid16 XXXX] [--manufacturer COMPANY:HEX] [--extended]
@@ -17,7 +17,7 @@ struct Tapwire {
            tapwire help [COMMAND]
 
     commands:
-      decode   decode INPUT (hex text, a file, or standard input when absent or "-")
+      decode   decode INPUT (hex text, a file, a directory of files, or standard input)
       encode   build an NDEF message from records, a command APDU or BLE advertising data
       read     read a tag on a libnfc reader and decode its memory
       simulate run a simulated PN532 reader (for testing NFC programs without hardware)
@@ -29,7 +29,7 @@ struct Tapwire {
     """
 
   static let decodeUsage = """
-    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT]
+    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT | DIR]
 
     Decodes INPUT: hex text (spaces, colons and 0x allowed), a file (binary or hex text),
     or standard input when INPUT is absent or "-". Without --as the format is guessed and
@@ -37,20 +37,31 @@ struct Tapwire {
     Tag dump files are read into their page image and decoded as t2t: Flipper Zero .nfc
     files (NTAG/Ultralight), Proxmark3 JSON dumps (FileType mfu) and libnfc .mfd images.
     t4t input is a Type 4 CC file, optionally followed by the NDEF file (NLEN, message).
+    A directory DIR decodes each file in it, in name order: with --json one object per
+    line whose first key is "file", else each tree under a "==> FILE <==" line.
+
+    The tree shows every field: its offset, its raw bytes (cut with … after 8), its name,
+    its value and what it means. On a terminal (and not with NO_COLOR or TERM=dumb) the
+    tree is coloured, and a directory or a --lines batch shows [n/total] progress on
+    standard error; never in a pipe.
 
     options:
       --as FORMAT   the input format: \(Format.all.map(\.name).joined(separator: ", "))
       --json        print JSON as in the Tapwire JSON contract
       --lenient     accept what tags in the field break, and list the warnings
-      --lines       one hex input per line; one JSON object (with --json) per line
+      --lines       one input per line: hex, or the path of a file (dump files too; its
+                    JSON object then starts with "file"); one output per line, in order
       -h, --help    show this help
 
     examples:
       tapwire decode d1010855016e66632e636f6d
       tapwire decode --json Corpus/ndef/seeds/uri-100-records.ndef
+      tapwire decode --as capdu 00A4040007D276000085010100
       tapwire decode --as t4t 000F20003B00340406E10400FF0000
       tapwire decode Corpus/tags/dumps/t2t-ntag215-smartposter.nfc
+      tapwire decode --json Corpus/tags/dumps
       printf 'd00000\\nd1\\n' | tapwire decode --lines --json
+      find dumps -name '*.nfc' | tapwire decode --lines --json
     """
 
   static func main() {

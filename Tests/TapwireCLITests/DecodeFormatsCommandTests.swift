@@ -72,8 +72,8 @@ struct DecodeFormatsCommandTests {
   @Test func responseAPDUMeaning() throws {
     let result = try CLI.run(["decode", "--as", "rapdu", "6A82"])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("sw: 6a82"))
-    #expect(result.stdout.contains("meaning: file or application not found"))
+    #expect(result.stdout.contains("0000  6a 82                    SW: 6A82 = file or application not found"))
+    #expect(result.stdout.contains("                                 category: checkingError"))
     let json = try CLI.object(try CLI.run(["decode", "--as", "rapdu", "--json", "0102 63C2"]).stdout)
     #expect(json["data"] as? String == "0102")
     #expect(json["category"] as? String == "warning")

@@ -6,10 +6,11 @@ struct DecodeNDEFCommandTests {
   @Test func humanOutputForHexArgument() throws {
     let result = try CLI.run(["decode", "--as", "ndef", "d1 01 08 55 01 6e 66 63 2e 63 6f 6d"])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("NDEF message: 1 record, 12 bytes"))
-    #expect(result.stdout.contains("TNF      0x01 = wellKnown"))
-    #expect(result.stdout.contains("type     1 byte(s) at offset 3: 55 = \"U\""))
-    #expect(result.stdout.contains("0000  01 6e 66 63 2e 63 6f 6d"))
+    #expect(result.stdout.hasPrefix("NFC Forum NDEF message (ndef), 12 bytes, 1 record\n"))
+    #expect(
+      result.stdout.contains("0000  d1                           TNF: 1 = wellKnown (NFC Forum RTD type)"))
+    #expect(result.stdout.contains("0003  55                         type: \"U\" = URI record"))
+    #expect(result.stdout.contains("0004  01 6e 66 63 2e 63 6f 6d    payload: 8 bytes"))
   }
 
   @Test func guessIsStated() throws {

@@ -132,6 +132,13 @@ public struct WSCAttribute: ~Escapable {
     self.valueOffset = valueOffset
   }
 
+  /// The attributes nested in the value, with absolute offsets: the Credential attribute
+  /// holds Network Index, SSID, Authentication Type and the rest (WSC 2.0 §12).
+  public var nestedAttributes: WSCAttributeIterator {
+    @_lifetime(copy self)
+    get { WSCAttributeIterator(value, baseOffset: valueOffset) }
+  }
+
   /// The value as a big-endian integer when it is `width` bytes long.
   func integer(width: Int) -> UInt16? {
     var reader = ByteReader(value)

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// Every `tapwire` command rejects a mistyped option with exit status 2 and the closest
+/// known spelling, and `--help` prints usage with examples.
+@Suite("tapwire: usage errors and help")
+struct UsageTests {
+  @Test(arguments: [
+    (["decode", "--jsno", "d00000"], "unknown option '--jsno'; did you mean '--json'?"),
+    (["decode", "--as", "ndfe", "d00000"], "did you mean 'ndef'?"),
+    (["encode", "--chnk", "3", "uri", "x"], "unknown option '--chnk'; did you mean '--chunk'?"),
+    (["encode", "urj", "x"], "unknown record kind 'urj'; did you mean 'uri'?"),
+    (["encode", "smartposter", "http://a", "--titel", "en:x"], "did you mean '--title'?"),
+    (
+      ["encode", "capdu", "00", "a4", "04", "00", "--el", "3"],
+      "unknown capdu option '--el'; did you mean '--le'?"
+    ),
+    (["encode", "adv", "--nmae", "x"], "did you mean '--name'?"),
+    (["decodr", "d00000"], "unknown command 'decodr'; did you mean 'decode'?"),
+  ])
+  func mistypedOptionsGetASuggestion(_ entry: ([String], String)) throws {
+    let result = try CLI.run(entry.0)
+    #expect(result.status == 2, "\(entry.0)")
+    #expect(result.stderr.contains(entry.1), "\(entry.0): \(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test(arguments: [
+    ["decode", "--help"], ["help", "decode"], ["encode", "--help"], ["encode", "adv", "--help"],
+  ])
+  func helpHasExamples(_ arguments: [String]) throws {
+    let result = try CLI.run(arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("usage: tapwire"))
+    #expect(result.stdout.contains("tapwire \(arguments.contains("decode") ? "decode" : "encode") "))
+  }
+
+  /// The decode help names the directory form and the --lines file paths.
+  @Test func decodeHelpDescribesDirectoriesAndLines() throws {
+    let result = try CLI.run(["decode", "--help"])
+    #expect(result.stdout.contains("[INPUT | DIR]"))
+    #expect(result.stdout.contains("tapwire decode --json Corpus/tags/dumps"))
+    #expect(result.stdout.contains("one input per line: hex, or the path of a file"))
+  }
+}

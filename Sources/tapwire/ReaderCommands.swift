@@ -37,10 +37,25 @@ enum ReaderCommands {
     }
   }
 
+  /// Exits 2 for an option the command does not take, naming the closest one it does.
+  static func failUnknownOption(_ argument: String, among options: [String]) -> Never {
+    let hint = Suggestion.closest(to: argument, among: options).map { "; did you mean '\($0)'?" } ?? ""
+    Tapwire.fail("unknown option '\(argument)'\(hint)")
+  }
+
   static func simulate(_ arguments: [String]) -> Int32 {
     if arguments.contains("--help") || arguments.contains("-h") {
       print(readUsage)
       return 0
+    }
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--tag", "--image":
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+      default:
+        failUnknownOption(argument, among: ["--tag", "--image"])
+      }
     }
     requireHelper()
     let process = Process()
@@ -69,12 +84,7 @@ enum ReaderCommands {
         print(readUsage)
         return 0
       default:
-        let hint =
-          Suggestion.closest(to: argument, among: ["--device", "--timeout", "--json", "--dump", "--lenient"])
-          .map {
-            "; did you mean '\($0)'?"
-          } ?? ""
-        Tapwire.fail("unknown option '\(argument)'\(hint)")
+        failUnknownOption(argument, among: ["--device", "--timeout", "--json", "--dump", "--lenient"])
       }
     }
     requireHelper()
@@ -177,6 +187,9 @@ enum ReaderCommands {
       case "-h", "--help":
         print(writeUsage)
         return 0
+      case _ where records.isEmpty && argument.hasPrefix("-"):
+        // Before the first record every option is write's own (records' options follow them).
+        failUnknownOption(argument, among: ["--device", "--timeout", "--message"])
       default:
         records.append(argument)
       }
@@ -229,11 +242,7 @@ enum ReaderCommands {
         script = script || argument == "--script"
       case "--json": continue
       case _ where argument.hasPrefix("--"):
-        let hint =
-          Suggestion.closest(to: argument, among: ["--device", "--timeout", "--script", "--json"]).map {
-            "; did you mean '\($0)'?"
-          } ?? ""
-        Tapwire.fail("unknown option '\(argument)'\(hint)")
+        failUnknownOption(argument, among: ["--device", "--timeout", "--script", "--json"])
       default:
         operands += 1
       }

@@ -17,6 +17,11 @@ struct UsageTests {
     ),
     (["encode", "adv", "--nmae", "x"], "did you mean '--name'?"),
     (["decodr", "d00000"], "unknown command 'decodr'; did you mean 'decode'?"),
+    (["simulate", "--tga", "type4"], "unknown option '--tga'; did you mean '--tag'?"),
+    (["simulate", "--bogus"], "unknown option '--bogus'"),
+    (["read", "--jsn"], "unknown option '--jsn'; did you mean '--json'?"),
+    (["write", "--mesage", "d00000"], "unknown option '--mesage'; did you mean '--message'?"),
+    (["apdu", "--scrpt", "x.apdu"], "unknown option '--scrpt'; did you mean '--script'?"),
   ])
   func mistypedOptionsGetASuggestion(_ entry: ([String], String)) throws {
     let result = try CLI.run(entry.0)
@@ -27,12 +32,16 @@ struct UsageTests {
 
   @Test(arguments: [
     ["decode", "--help"], ["help", "decode"], ["encode", "--help"], ["encode", "adv", "--help"],
+    ["write", "--help"], ["apdu", "--help"], ["read", "--help"], ["simulate", "--help"],
   ])
   func helpHasExamples(_ arguments: [String]) throws {
     let result = try CLI.run(arguments)
     #expect(result.status == 0)
     #expect(result.stdout.contains("usage: tapwire"))
-    #expect(result.stdout.contains("tapwire \(arguments.contains("decode") ? "decode" : "encode") "))
+    let command = arguments.first { $0 != "help" } ?? ""
+    // read and simulate share one usage text; every text has an examples section.
+    #expect(result.stdout.contains("tapwire \(command == "simulate" ? "read" : command) "))
+    #expect(result.stdout.contains("example"))
   }
 
   /// The decode help names the directory form and the --lines file paths.

@@ -317,6 +317,27 @@ struct NDEFTree {
         TreeNode("address", view.address.description + (view.isRandomAddress ? " (random)" : " (public)")),
         TreeNode("role", view.role?.name ?? "(none)"),
       ] + BLETree(source: source, base: base).structures(view.advertising)
+    case .deviceInformation(let view):
+      // Data elements: type byte, length byte, value (Device Information RTD 1.0 §3).
+      let names: [UInt8: String] = [
+        0: "manufacturer", 1: "model", 2: "unique name", 3: "UUID", 4: "firmware version",
+      ]
+      var result: [TreeNode] = []
+      var elements = view.elements
+      while let element = elements.next() {
+        let value =
+          element.type == DeviceInformationView.uuidElement
+          ? (view.uuidString ?? Hex.string(element.value)) : Describe.quotedOrHex(element.value)
+        result.append(
+          node(
+            at: element.offset, count: 2 + element.value.byteCount,
+            names[element.type] ?? "reserved element \(element.type)", value,
+            children: [
+              node(at: element.offset, count: 1, "type", "\(element.type)"),
+              node(at: element.offset + 1, count: 1, "length", "\(element.value.byteCount)"),
+            ]))
+      }
+      return result
     default:
       guard let json = try? NDEFDecodedOutput.json(decoded, options: options, depth: depth) else { return [] }
       return Describe.jsonNodes(json, skip: ["kind"])

@@ -312,3 +312,19 @@ struct RecordTypeTreeTests {
     }
   }
 }
+
+/// Device Information data elements at their offsets, each with its type and length bytes.
+@Suite("tapwire decode: Device Information tree")
+struct DeviceInformationTreeTests {
+  @Test func elementsAtTheirOffsets() throws {
+    // D1 02 0C "Di": manufacturer "AB", model "C", firmware "1.0".
+    let result = try CLI.run(["decode", "--as", "ndef", "d1020c4469" + "00024142" + "010143" + "0403312e30"])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("0005  00 02 41 42") && $0.hasSuffix("manufacturer: \"AB\"") })
+    #expect(lines.contains { $0.hasPrefix("0006  02") && $0.hasSuffix("length: 2") })
+    #expect(lines.contains { $0.hasPrefix("0009  01 01 43") && $0.hasSuffix("model: \"C\"") })
+    #expect(
+      lines.contains { $0.hasPrefix("000c  04 03 31 2e 30") && $0.hasSuffix("firmware version: \"1.0\"") })
+  }
+}

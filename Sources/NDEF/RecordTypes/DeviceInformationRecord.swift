@@ -30,6 +30,10 @@ public struct DeviceInformationView: ~Escapable {
   public let firmwareVersion: RawSpan?
   /// Lenient-mode warnings.
   public let warnings: [NDEFWarning]
+  /// The whole payload, for `elements`.
+  let payload: RawSpan
+  /// Absolute offset of the payload.
+  let payloadOffset: Int
 
   /// Decodes a `Di` payload.
   ///
@@ -80,6 +84,14 @@ public struct DeviceInformationView: ~Escapable {
     self.uuid = uuid
     self.firmwareVersion = firmware
     self.warnings = sink.warnings
+    self.payload = payload
+    self.payloadOffset = baseOffset
+  }
+
+  /// Every data element in payload order, reserved types included, with offsets.
+  public var elements: DeviceInformationElementIterator {
+    @_lifetime(copy self)
+    get { DeviceInformationElementIterator(reader: ByteReader(payload, baseOffset: payloadOffset)) }
   }
 
   /// The UUID in canonical form: 8-4-4-4-12 lowercase hex digits (RFC 4122 §3).
@@ -92,6 +104,41 @@ public struct DeviceInformationView: ~Escapable {
       text.append(character)
     }
     return text
+  }
+}
+
+/// Iterates the data elements of a validated `Di` payload (Device Information RTD 1.0 §3).
+public struct DeviceInformationElementIterator: ~Escapable {
+  var reader: ByteReader
+
+  @_lifetime(copy reader)
+  init(reader: consuming ByteReader) { self.reader = reader }
+
+  /// The next element, or `nil` at the end.
+  @_lifetime(copy self)
+  public mutating func next() -> DeviceInformationElement? {
+    let offset = reader.offset
+    guard let type = reader.readUInt8(), let length = reader.readUInt8(),
+      let value = reader.readSpan(count: Int(length))
+    else { return nil }
+    return DeviceInformationElement(type: type, value: value, offset: offset)
+  }
+}
+
+/// One Device Information data element: type byte, length byte, value.
+public struct DeviceInformationElement: ~Escapable {
+  /// The element type (0 manufacturer, 1 model, 2 unique name, 3 UUID, 4 firmware version).
+  public let type: UInt8
+  /// The value bytes.
+  public let value: RawSpan
+  /// Absolute offset of the type byte; the value starts 2 bytes later.
+  public let offset: Int
+
+  @_lifetime(copy value)
+  init(type: UInt8, value: RawSpan, offset: Int) {
+    self.type = type
+    self.value = value
+    self.offset = offset
   }
 }
 

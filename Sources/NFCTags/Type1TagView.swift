@@ -7,6 +7,10 @@ import NFCWire
 /// RID and RALL return separately). The data area starts at byte 12, after the CC; block
 /// 0x0D (reserved) and blocks 0x0E-0x0F (lock and OTP bytes) are skipped, and on dynamic
 /// tags the areas of Lock Control and Memory Control TLVs too.
+///
+/// A dynamic tag without a Lock Control TLV gets no default dynamic lock area past block
+/// 0x0F (unlike Type 2, T2T 1.1 §2.2.2): no available source states one for Type 1, and the
+/// Broadcom, NXP, nfcpy and neard implementations take such areas only from the TLVs.
 public struct Type1TagView: ~Escapable {
   /// The whole image.
   public let image: RawSpan

@@ -75,6 +75,12 @@ struct SeedCorpusTests {
       tlvs: ["lockControl@12:3", "memoryControl@17:3", "ndef@22:200", "terminator@248:0"], ndefOffset: 24,
       ndefLength: 200, dataAreaSize: 476, maxNDEFSize: 462, readOnly: false, message: sizedMessage(200),
       contiguous: false),
+    // Dynamic (TMS 0x3F) without Lock or Memory Control TLV: only blocks 0x0D-0x0F are
+    // skipped (no source defines a default dynamic lock area for Type 1; see Type1TagView).
+    Seed(
+      file: "t1t-dynamic-topaz512-nolockcontrol.bin", tlvs: ["ndef@12:300", "terminator@340:0"],
+      ndefOffset: 16, ndefLength: 300, dataAreaSize: 476, maxNDEFSize: 472, readOnly: false,
+      message: sizedMessage(300), contiguous: false),
     Seed(
       file: "t5t-slix-uri.bin", tlvs: ["ndef@4:21", "terminator@27:0"], ndefOffset: 6, ndefLength: 21,
       dataAreaSize: 112, maxNDEFSize: 106, readOnly: false, message: uriMessage("example.com/slix")),

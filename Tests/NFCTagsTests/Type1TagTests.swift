@@ -96,6 +96,87 @@ struct Type1TagTests {
     #expect(error?.code == .messageTooLarge)
   }
 
+  /// A dynamic image whose TLV area holds no Lock or Memory Control TLV: CC, an empty NDEF
+  /// TLV and a Terminator TLV; blocks 0x0D-0x0F hold a pattern so that any write into them
+  /// shows.
+  static func dynamicImageWithoutControlTLVs(memorySize: Int = 512) -> [UInt8] {
+    var image = [UInt8](repeating: 0, count: memorySize)
+    image.replaceSubrange(0..<7, with: hex("01 5A 3C 11 22 33 44"))
+    image.replaceSubrange(8..<15, with: [0xE1, 0x10, UInt8(memorySize / 8 - 1), 0x00, 0x03, 0x00, 0xFE])
+    for i in 0x68..<0x80 { image[i] = UInt8(i) }
+    return image
+  }
+
+  /// Without a Lock Control TLV no default dynamic lock area is assumed beyond blocks
+  /// 0x0D-0x0F: the Broadcom stack (rw_t1t_ndef.c), NXP's reader library
+  /// (phalTop_Sw_Int_T1T.c), nfcpy (tt1.py) and neard (nfctype1.c) all take lock and
+  /// reserved bytes past block 0x0F only from control TLVs, and T1T 1.1/1.2 §2.3.3 text
+  /// stating a default was not reachable.
+  @Test func dynamicWithoutLockControlSkipsOnlyFixedBlocks() throws {
+    let image = Self.dynamicImageWithoutControlTLVs()
+    let tag = try Type1TagView(validating: image.span.bytes)
+    let areas = tag.tlvArea.area.map.areas.map { "\($0.kind.name)@\($0.offset):\($0.length)" }
+    #expect(areas == ["reserved@104:8", "lock@112:2", "reserved@114:14"])
+    let summary = try summarizeType1(image)
+    #expect(summary.tlvs == ["ndef@12:0", "terminator@14:0"])
+    #expect(summary.dataAreaSize == 512 - 12 - 24)
+    #expect(summary.maxNDEFSize == 476 - 4)
+    #expect(summary.readOnly == false)
+  }
+
+  /// Messages that run through blocks 0x0D-0x0F and on to the last byte of a Topaz-512-like
+  /// image without control TLVs: the round trip leaves the fixed blocks as they were, and
+  /// every cut of the plan reads as the empty message.
+  @Test(arguments: [90, 91, 200, 254, 255, 300, 472]) func dynamicWithoutLockControlRoundTrip(_ size: Int)
+    throws
+  {
+    let image = Self.dynamicImageWithoutControlTLVs()
+    let message = sizedMessage(size)
+    let plan = try Type1Tag.writePlan(message, into: image)
+    var written = image
+    plan.apply(to: &written)
+    #expect(Array(written[0x68..<0x80]) == Array(image[0x68..<0x80]))
+    let tag = try Type1TagView(validating: written.span.bytes)
+    #expect(tag.tlvArea.assembledNDEFBytes() == message)
+    // The value starts at 14 (16 with a 3-byte length) and reaches block 0x0D past 0x67.
+    #expect(tag.tlvArea.area.isNDEFContiguous == ((size < 255 ? 14 : 16) + size <= 0x68))
+    #expect(try tag.tlvArea.message() == NDEFMessage(parsing: message))
+    if size == 472 { #expect(written[511] == message.last) }
+    for write in plan.writes { #expect(write.bytes.count == 8) }
+    for cut in 1..<plan.writes.count {
+      var torn = image
+      plan.apply(to: &torn, count: cut)
+      #expect(try summarizeType1(torn, options: .strict).message == [], "cut \(cut)")
+    }
+    let error = tagError { () throws(NFCTagError) in
+      _ = try Type1Tag.writePlan(sizedMessage(473), into: image)
+    }
+    #expect(error?.code == .messageTooLarge)
+  }
+
+  /// Without a Lock Control TLV, set bytes where Topaz 512 keeps its dynamic lock bits
+  /// (0x7A-0x7F, inside block 0x0F) do not make the tag read-only; the CC and the static
+  /// lock bits still do. A Lock Control TLV declaring those bytes makes them count.
+  @Test func dynamicWithoutLockControlReadOnlyState() throws {
+    var image = Self.dynamicImageWithoutControlTLVs()
+    for i in 0x7A..<0x80 { image[i] = 0xFF }
+    #expect(try summarizeType1(image).readOnly == false)
+    var denied = image
+    denied[11] = 0x0F
+    #expect(try summarizeType1(denied).readOnly)
+    var locked = image
+    locked[0x70] = 0xFF
+    locked[0x71] = 0x7F
+    #expect(try summarizeType1(locked).readOnly)
+    // The same lock bytes declared by Topaz 512's Lock Control TLV (48 bits at 0x7A).
+    var declared = locked
+    declared.replaceSubrange(12..<19, with: hex("01 03 F2 30 33 03 00"))
+    declared[19] = 0xFE
+    #expect(try summarizeType1(declared).readOnly)
+    declared[0x7F] = 0x7F
+    #expect(try summarizeType1(declared).readOnly == false)
+  }
+
   @Test func readOnlyFromCCOrLockBytes() throws {
     var image = try Type1Tag.formattedImage()
     image[11] = 0x0F

@@ -120,7 +120,7 @@ public struct AdvertisingDataView: ~Escapable {
   /// The AD structures in order, as views (padding skipped).
   public var structures: ADStructureIterator {
     @_lifetime(copy self)
-    get { ADStructureIterator(bytes, baseOffset: baseOffset) }
+    @inlinable get { ADStructureIterator(bytes, baseOffset: baseOffset) }
   }
 
   /// The first structure of `type`, if any.
@@ -203,19 +203,20 @@ public struct AdvertisingDataView: ~Escapable {
 /// Iterates the AD structures of validated advertising data, lazily and without
 /// allocating.
 public struct ADStructureIterator: ~Escapable {
-  let bytes: RawSpan
-  let baseOffset: Int
-  var index = 0
+  @usableFromInline let bytes: RawSpan
+  @usableFromInline let baseOffset: Int
+  @usableFromInline var index = 0
 
   @_lifetime(copy bytes)
-  init(_ bytes: RawSpan, baseOffset: Int) {
+  @usableFromInline init(_ bytes: RawSpan, baseOffset: Int) {
     self.bytes = bytes
     self.baseOffset = baseOffset
   }
 
   /// The next structure, or `nil` after the last (zero-length padding is skipped).
+  /// Inlinable: a scanner's loop compiles to plain index arithmetic.
   @_lifetime(copy self)
-  public mutating func next() -> ADStructureView? {
+  @inlinable public mutating func next() -> ADStructureView? {
     let total = bytes.byteCount
     while let length = bytes.byte(at: index) {
       let start = index

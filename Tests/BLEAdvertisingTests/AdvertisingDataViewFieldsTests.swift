@@ -71,11 +71,11 @@ struct AdvertisingDataViewFieldsTests {
     // Appearance: a 1-octet one is malformed, the 2-octet one counts.
     ("0319c103 0219 01", false, nil, nil, 0x03C1, nil, nil),
     // A complete name wins over a later shortened one; the last complete one wins.
-    ("030941 030942 030843", false, nil, nil, nil, "B", true),
-    ("030843 030844", false, nil, nil, nil, "D", false),
+    ("020941 020942 020843", false, nil, nil, nil, "B", true),
+    ("020843 020844", false, nil, nil, nil, "D", false),
     // Lenient: the structure running past the end is dropped with what follows.
     ("020a05 03 0a", true, nil, 5, nil, nil, nil),
-    ("020106 030941 0509 42", true, 0x06, nil, nil, "A", true),
+    ("020106 020941 0509 42", true, 0x06, nil, nil, "A", true),
   ]
 
   @Test(arguments: 0..<vectors.count)

@@ -571,3 +571,43 @@ enum AdvertisingDataFromView {
     AdvertisingData(view.advertising)
   }
 }
+
+/// The literal prefix table `URIRecordView.prefix` reads agrees with the public
+/// `URIRecordView.prefixes` table (RTD URI §3.2.2, table 3) for every code, reserved ones
+/// included.
+@Suite("URI prefix table")
+struct URIPrefixTableTests {
+  @Test func everyCodeExpandsAsThePublicTable() throws {
+    for code in 0...255 {
+      let payload = [UInt8(code)] + Array("x".utf8)
+      let view = try URIRecordView(validating: payload.span.bytes, options: .lenient)
+      let expected = code < URIRecordView.prefixes.count ? URIRecordView.prefixes[code] : ""
+      #expect(view.prefix == expected, "code \(code)")
+      #expect(view.uri == expected + "x", "code \(code)")
+      let warned = !view.warnings.isEmpty
+      #expect(warned == (code >= URIRecordView.prefixes.count), "code \(code)")
+    }
+    #expect(URIRecordView.prefixes.count == 0x24)
+  }
+
+  @Test func recordTypeCheckIsExact() throws {
+    let uri = NDEFRecord(typeNameFormat: .wellKnown, type: Array("U".utf8), payload: [0x04, 0x61])
+    let other = NDEFRecord(typeNameFormat: .wellKnown, type: Array("Ux".utf8), payload: [0x04, 0x61])
+    let media = NDEFRecord(typeNameFormat: .media, type: Array("U".utf8), payload: [0x04, 0x61])
+    let bytes = try NDEFMessage(records: [uri, other, media]).encodedBytes()
+    let message = try NDEFMessageView(validating: bytes.span)
+    var records = message.records
+    var uris: [String] = []
+    var mismatches: [Int] = []
+    while let record = records.next() {
+      do {
+        uris.append(try URIRecordView(validating: record).uri)
+      } catch {
+        if error.code == .recordTypeMismatch { mismatches.append(error.offset) }
+      }
+    }
+    // Records of 6, 7 and 6 bytes (header, type length, payload length, type, payload).
+    #expect(uris == ["https://a"])
+    #expect(mismatches == [6, 13])
+  }
+}

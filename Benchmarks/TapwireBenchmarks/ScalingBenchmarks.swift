@@ -137,14 +137,14 @@ enum ScalingBenchmarks {
   }
 
   /// Measures every curve and prints it; returns the measurements (for `--json`).
-  static func run(samples: Int, json: Bool) -> [Measurement] {
+  static func run(samples: Int, json: Bool, filter: String? = nil, iterations: Int? = nil) -> [Measurement] {
     var all: [Measurement] = []
     var report: [String] = []
     for curve in curves() {
       report.append("\(curve.name): ns per \(curve.unit)")
       var perUnit: [Double] = []
-      for (size, benchmark) in curve.points {
-        let m = Harness.measure(benchmark, samples: samples)
+      for (size, benchmark) in curve.points where filter == nil || benchmark.name.contains(filter!) {
+        let m = Harness.measure(benchmark, samples: samples, fixedIterations: iterations)
         all.append(m)
         let cost = m.nanosecondsPerOperation / Double(size)
         perUnit.append(cost)
@@ -155,6 +155,7 @@ enum ScalingBenchmarks {
         if !json { FileHandle.standardError.write(Data("measured \(benchmark.name)\n".utf8)) }
       }
       // Flatness over the sizes where fixed costs no longer dominate (the upper half).
+      guard !perUnit.isEmpty else { continue }
       let upper = Array(perUnit.suffix(perUnit.count / 2 + 1))
       let ratio = (upper.max() ?? 0) / max(upper.min() ?? 1, 1e-9)
       report.append(

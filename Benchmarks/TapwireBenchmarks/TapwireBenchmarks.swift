@@ -27,7 +27,8 @@ struct TapwireBenchmarks {
       }
     }
     if scaling {
-      let results = ScalingBenchmarks.run(samples: min(samples, 5), json: json)
+      let results = ScalingBenchmarks.run(
+        samples: min(samples, 5), json: json, filter: filter, iterations: iterations)
       if json { print(Harness.json(results)) }
       return
     }

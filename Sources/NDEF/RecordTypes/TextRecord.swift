@@ -116,7 +116,32 @@ public struct TextRecordView: ~Escapable {
     case .utf8: return TextValidation.string(utf8: text)
     case .utf16:
       let (bigEndian, skip) = Self.byteOrder(text)
-      return TextValidation.string(utf16: text.extracting(skip..<text.byteCount), bigEndian: bigEndian)
+      return Self.string(utf16: text.extracting(skip..<text.byteCount), bigEndian: bigEndian)
+    }
+  }
+
+  /// UTF-16 bytes in the given order as a `String`, with two allocations (the code units,
+  /// then the string at its final capacity): each unpaired surrogate becomes U+FFFD, as
+  /// `String(decoding:as:)` repairs it; a trailing odd byte is dropped.
+  static func string(utf16 bytes: RawSpan, bigEndian: Bool) -> String {
+    var units: [UInt16] = []
+    units.reserveCapacity(bytes.byteCount / 2)
+    var index = 0
+    while let a = bytes.byte(at: index), let b = bytes.byte(at: index &+ 1) {
+      units.append(bigEndian ? UInt16(a) << 8 | UInt16(b) : UInt16(b) << 8 | UInt16(a))
+      index &+= 2
+    }
+    // At most 3 UTF-8 bytes per code unit (a surrogate pair: 4 bytes for 2 units).
+    var result = ""
+    result.reserveCapacity(units.count &* 3)
+    var iterator = units.makeIterator()
+    var decoder = UTF16()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
+      case .error: result.unicodeScalars.append(Unicode.Scalar(0xFFFD)!)
+      case .emptyInput: return result
+      }
     }
   }
 }

@@ -626,12 +626,15 @@ struct TextUTF16DecodingTests {
       z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
       return z ^ (z >> 31)
     }
-    let interesting: [UInt16] = [0x0041, 0x00E9, 0x20AC, 0xD83D, 0xDE00, 0xDBFF, 0xDC00, 0xFFFD, 0xFEFF, 0x0000]
+    let interesting: [UInt16] = [
+      0x0041, 0x00E9, 0x20AC, 0xD83D, 0xDE00, 0xDBFF, 0xDC00, 0xFFFD, 0xFEFF, 0x0000,
+    ]
     for round in 0..<500 {
       var units: [UInt16] = []
       for _ in 0..<Int(next() % 40) {
         let r = next()
-        units.append(r % 3 == 0 ? UInt16(truncatingIfNeeded: r >> 8) : interesting[Int(r >> 8) % interesting.count])
+        units.append(
+          r % 3 == 0 ? UInt16(truncatingIfNeeded: r >> 8) : interesting[Int(r >> 8) % interesting.count])
       }
       let bigEndian = round % 2 == 0
       // Big-endian text starting FF FE would read as a little-endian mark.
@@ -650,7 +653,7 @@ struct TextUTF16DecodingTests {
       let view = try TextRecordView(validating: payload.span.bytes, options: .lenient)
       let expected =
         bigEndian && units.first == 0xFEFF
-          ? String(decoding: units.dropFirst(), as: UTF16.self) : String(decoding: units, as: UTF16.self)
+        ? String(decoding: units.dropFirst(), as: UTF16.self) : String(decoding: units, as: UTF16.self)
       #expect(view.string == expected, "round \(round)")
     }
   }

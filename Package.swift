@@ -107,7 +107,7 @@ let package = Package(
     .target(name: "CNDEFLimit", path: "Benchmarks/CNDEFLimit"),
     .executableTarget(
       name: "TapwireBenchmarks",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "CMallocCounter", "CNDEFLimit"],
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),

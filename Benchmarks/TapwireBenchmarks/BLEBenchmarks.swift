@@ -9,31 +9,87 @@ enum BLEBenchmarks {
     return files.compactMap { FileManager.default.contents(atPath: "\(path)/\($0)").map { [UInt8]($0) } }
   }
 
-  /// Every field a scanner reads (what bluetooth-data-tools extracts): flags, name, TX power,
-  /// appearance, service UUIDs, service and manufacturer data.
+  /// Every field bluetooth-data-tools' parser returns, in one walk: the local name (complete
+  /// else shortened), the TX power, every service UUID (16/32/128-bit, complete and
+  /// incomplete lists), every service data UUID and value, every manufacturer's company and
+  /// data; flags and appearance besides. Name, TX power, flags and appearance come from the
+  /// offsets `AdvertisingDataView` notes while validating; the multi-valued fields from one
+  /// iteration over the structures.
+  @inline(never)
   static func parse(_ bytes: [UInt8]) -> Int {
     guard let view = try? AdvertisingDataView(validating: bytes.span) else { return -1 }
     var sum = Int(view.flags?.rawValue ?? 0) &+ Int(view.txPowerLevel ?? 0) &+ Int(view.appearance ?? 0)
+    if let name = view.localName() { sum &+= name.utf8.byteCount }
     var structures = view.structures
     while let structure = structures.next() {
-      sum &+= structure.data.byteCount &+ Int(structure.type.rawValue)
+      switch structure.type {
+      case .incompleteServiceUUIDs16, .completeServiceUUIDs16, .incompleteServiceUUIDs32,
+        .completeServiceUUIDs32, .incompleteServiceUUIDs128, .completeServiceUUIDs128:
+        guard let list = try? structure.uuidList() else { continue }
+        for index in 0..<list.count {
+          if let uuid = list.uuid(at: index) { sum &+= Int(truncatingIfNeeded: uuid.high ^ uuid.low) }
+        }
+      case .serviceData16, .serviceData32, .serviceData128:
+        guard let service = try? structure.serviceData() else { continue }
+        sum &+= Int(truncatingIfNeeded: service.uuid.high) &+ service.data.byteCount
+      case .manufacturerSpecificData:
+        guard let maker = try? structure.manufacturerData() else { continue }
+        sum &+= Int(maker.companyID.rawValue) &+ maker.data.byteCount
+      default: break
+      }
     }
-    if let name = view.localName() { sum &+= name.utf8.byteCount }
     return sum
+  }
+
+  /// `count` reports from 8 readers of the example profile (serial, battery, name), RSSI
+  /// varying, 10 ms apart.
+  static func discoveryReports(count: Int) -> [AdvertisingReport] {
+    (0..<count).map { index in
+      let device = index % 8
+      let serial = Array("TW00000\(device)".utf8)
+      let data =
+        (try? AdvertisingData(values: [
+          .flags([.leGeneralDiscoverable, .brEDRNotSupported]),
+          .manufacturerData(.testing, [0x01] + serial + [UInt8(device * 10)]),
+          .localName("TW-000\(device)", complete: true),
+        ]).encodedBytes(budget: .legacy)) ?? []
+      let rssi = Int8(-40 - device * 5 - (index * 7) % 9)
+      return AdvertisingReport(
+        address: BluetoothAddress(0xC0_00_00_00_00_00 | UInt64(device)), rssi: rssi, data: data)
+    }
+  }
+
+  /// Feeds every report to a fresh discovery in `mode`; returns the number of events.
+  @inline(never)
+  static func discover(_ reports: [AdvertisingReport], mode: ReaderDiscovery.Mode) -> Int {
+    var discovery = ReaderDiscovery(profiles: [.example], mode: mode, configuration: .init(timeout: nil))
+    var events = discovery.start(at: 0).count
+    var time: Int64 = 0
+    for report in reports {
+      time += 10_000
+      events &+= discovery.receive(report, at: time).count
+    }
+    return events
   }
 
   static func all() -> [Benchmark] {
     // 31-byte legacy: flags, 16-bit UUID list, TX power, manufacturer data, shortened name.
     let legacy: [UInt8] =
-      [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18, 0x02, 0x0A, 0x04, 0x0B, 0xFF, 0xFF, 0xFF, 0x01]
+      [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18, 0x02, 0x0A, 0x04, 0x0C, 0xFF, 0xFF, 0xFF, 0x01]
       + Array("00012345".utf8) + [0x07, 0x08] + Array("TW-A01".utf8)
+    precondition(
+      (try? AdvertisingDataView(validating: legacy.span)) != nil, "the legacy vector must be valid")
     var extended = legacy
     while extended.count + 12 <= 254 {
       extended += [0x0B, 0xFF, 0x4C, 0x00] + Array(repeating: 0x42, count: 8)
     }
+    precondition(
+      (try? AdvertisingDataView(validating: extended.span)) != nil, "the extended vector must be valid")
     let advCorpus = corpus("adv")
     let advBytes = advCorpus.reduce(0) { $0 + $1.count }
     let hci = corpus("hci")
+    let reports = discoveryReports(count: 1000)
+    precondition(discover(reports, mode: .scan) > 0, "the discovery workload finds readers")
     let hciBytes = hci.reduce(0) { $0 + $1.count }
     return [
       Benchmark(name: "adv.parse.legacy-31", bytesPerOperation: legacy.count, itemsPerOperation: 1) { n in
@@ -51,6 +107,19 @@ enum BLEBenchmarks {
         n in
         var sum = 0
         for _ in 0..<n { for ad in advCorpus { sum &+= parse(ad) } }
+        return sum
+      },
+      Benchmark(name: "discovery.scan.1000-reports", bytesPerOperation: 0, itemsPerOperation: reports.count) {
+        n in
+        var sum = 0
+        for _ in 0..<n { sum &+= discover(reports, mode: .scan) }
+        return sum
+      },
+      Benchmark(
+        name: "discovery.proximity.1000-reports", bytesPerOperation: 0, itemsPerOperation: reports.count
+      ) { n in
+        var sum = 0
+        for _ in 0..<n { sum &+= discover(reports, mode: .proximity) }
         return sum
       },
       Benchmark(name: "hci.reports.corpus", bytesPerOperation: hciBytes, itemsPerOperation: hci.count) { n in

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `swift run -c release TapwireBenchmarks [--filter NAME] [--json] [--samples N]`
+/// `swift run -c release TapwireBenchmarks [--filter NAME] [--json] [--samples N]
+/// [--iterations N] [--scaling]`
 @main
 struct TapwireBenchmarks {
   static func main() {
@@ -8,6 +9,7 @@ struct TapwireBenchmarks {
     var json = false
     var samples = 11
     var iterations: Int?
+    var scaling = false
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
       switch argument {
@@ -15,13 +17,24 @@ struct TapwireBenchmarks {
       case "--json": json = true
       case "--samples": samples = Int(arguments.popFirst() ?? "") ?? samples
       case "--iterations": iterations = Int(arguments.popFirst() ?? "")
+      case "--scaling": scaling = true
       default:
         FileHandle.standardError.write(
-          Data("usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N]\n".utf8))
+          Data(
+            "usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N] [--scaling]\n"
+              .utf8))
         exit(2)
       }
     }
-    let all = NDEFBenchmarks.all() + ISO7816Benchmarks.all() + BLEBenchmarks.all()
+    if scaling {
+      let results = ScalingBenchmarks.run(
+        samples: min(samples, 5), json: json, filter: filter, iterations: iterations)
+      if json { print(Harness.json(results)) }
+      return
+    }
+    let all =
+      NDEFBenchmarks.all() + TypedRecordBenchmarks.all() + ISO7816Benchmarks.all() + BLEBenchmarks.all()
+      + TagBenchmarks.all()
     let benchmarks = all.filter { filter == nil || $0.name.contains(filter!) }
     var results: [Measurement] = []
     for benchmark in benchmarks {

@@ -11,7 +11,7 @@ public struct ADStructureView: ~Escapable {
   public let offset: Int
 
   @_lifetime(copy data)
-  init(type: ADType, data: RawSpan, offset: Int) {
+  @usableFromInline init(type: ADType, data: RawSpan, offset: Int) {
     self.type = type
     self.data = data
     self.offset = offset

@@ -8,108 +8,108 @@ public struct ADType: RawRepresentable, Sendable, Hashable {
   public let rawValue: UInt8
 
   /// Creates an AD type from its octet.
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// 0x01 «Flags» (CSS Part A §1.3).
-  public static let flags = ADType(rawValue: 0x01)
+  @inlinable public static var flags: ADType { ADType(rawValue: 0x01) }
   /// 0x02 «Incomplete List of 16-bit Service or Service Class UUIDs» (CSS Part A §1.1).
-  public static let incompleteServiceUUIDs16 = ADType(rawValue: 0x02)
+  @inlinable public static var incompleteServiceUUIDs16: ADType { ADType(rawValue: 0x02) }
   /// 0x03 «Complete List of 16-bit Service or Service Class UUIDs» (CSS Part A §1.1).
-  public static let completeServiceUUIDs16 = ADType(rawValue: 0x03)
+  @inlinable public static var completeServiceUUIDs16: ADType { ADType(rawValue: 0x03) }
   /// 0x04 «Incomplete List of 32-bit Service or Service Class UUIDs» (CSS Part A §1.1).
-  public static let incompleteServiceUUIDs32 = ADType(rawValue: 0x04)
+  @inlinable public static var incompleteServiceUUIDs32: ADType { ADType(rawValue: 0x04) }
   /// 0x05 «Complete List of 32-bit Service or Service Class UUIDs» (CSS Part A §1.1).
-  public static let completeServiceUUIDs32 = ADType(rawValue: 0x05)
+  @inlinable public static var completeServiceUUIDs32: ADType { ADType(rawValue: 0x05) }
   /// 0x06 «Incomplete List of 128-bit Service or Service Class UUIDs» (CSS Part A §1.1).
-  public static let incompleteServiceUUIDs128 = ADType(rawValue: 0x06)
+  @inlinable public static var incompleteServiceUUIDs128: ADType { ADType(rawValue: 0x06) }
   /// 0x07 «Complete List of 128-bit Service or Service Class UUIDs» (CSS Part A §1.1).
-  public static let completeServiceUUIDs128 = ADType(rawValue: 0x07)
+  @inlinable public static var completeServiceUUIDs128: ADType { ADType(rawValue: 0x07) }
   /// 0x08 «Shortened Local Name» (CSS Part A §1.2).
-  public static let shortenedLocalName = ADType(rawValue: 0x08)
+  @inlinable public static var shortenedLocalName: ADType { ADType(rawValue: 0x08) }
   /// 0x09 «Complete Local Name» (CSS Part A §1.2).
-  public static let completeLocalName = ADType(rawValue: 0x09)
+  @inlinable public static var completeLocalName: ADType { ADType(rawValue: 0x09) }
   /// 0x0A «Tx Power Level» (CSS Part A §1.5).
-  public static let txPowerLevel = ADType(rawValue: 0x0A)
+  @inlinable public static var txPowerLevel: ADType { ADType(rawValue: 0x0A) }
   /// 0x0D «Class of Device» (CSS Part A §1.6).
-  public static let classOfDevice = ADType(rawValue: 0x0D)
+  @inlinable public static var classOfDevice: ADType { ADType(rawValue: 0x0D) }
   /// 0x0E «Simple Pairing Hash C-192» (CSS Part A §1.6).
-  public static let simplePairingHashC192 = ADType(rawValue: 0x0E)
+  @inlinable public static var simplePairingHashC192: ADType { ADType(rawValue: 0x0E) }
   /// 0x0F «Simple Pairing Randomizer R-192» (CSS Part A §1.6).
-  public static let simplePairingRandomizerR192 = ADType(rawValue: 0x0F)
+  @inlinable public static var simplePairingRandomizerR192: ADType { ADType(rawValue: 0x0F) }
   /// 0x10 «Security Manager TK Value» (CSS Part A §1.8; «Device ID» in EIR).
-  public static let securityManagerTKValue = ADType(rawValue: 0x10)
+  @inlinable public static var securityManagerTKValue: ADType { ADType(rawValue: 0x10) }
   /// 0x11 «Security Manager Out of Band Flags» (CSS Part A §1.7).
-  public static let securityManagerOOBFlags = ADType(rawValue: 0x11)
+  @inlinable public static var securityManagerOOBFlags: ADType { ADType(rawValue: 0x11) }
   /// 0x12 «Peripheral Connection Interval Range» (CSS Part A §1.9).
-  public static let peripheralConnectionIntervalRange = ADType(rawValue: 0x12)
+  @inlinable public static var peripheralConnectionIntervalRange: ADType { ADType(rawValue: 0x12) }
   /// 0x14 «List of 16-bit Service Solicitation UUIDs» (CSS Part A §1.10).
-  public static let serviceSolicitationUUIDs16 = ADType(rawValue: 0x14)
+  @inlinable public static var serviceSolicitationUUIDs16: ADType { ADType(rawValue: 0x14) }
   /// 0x15 «List of 128-bit Service Solicitation UUIDs» (CSS Part A §1.10).
-  public static let serviceSolicitationUUIDs128 = ADType(rawValue: 0x15)
+  @inlinable public static var serviceSolicitationUUIDs128: ADType { ADType(rawValue: 0x15) }
   /// 0x16 «Service Data - 16-bit UUID» (CSS Part A §1.11).
-  public static let serviceData16 = ADType(rawValue: 0x16)
+  @inlinable public static var serviceData16: ADType { ADType(rawValue: 0x16) }
   /// 0x17 «Public Target Address» (CSS Part A §1.13).
-  public static let publicTargetAddress = ADType(rawValue: 0x17)
+  @inlinable public static var publicTargetAddress: ADType { ADType(rawValue: 0x17) }
   /// 0x18 «Random Target Address» (CSS Part A §1.14).
-  public static let randomTargetAddress = ADType(rawValue: 0x18)
+  @inlinable public static var randomTargetAddress: ADType { ADType(rawValue: 0x18) }
   /// 0x19 «Appearance» (CSS Part A §1.12).
-  public static let appearance = ADType(rawValue: 0x19)
+  @inlinable public static var appearance: ADType { ADType(rawValue: 0x19) }
   /// 0x1A «Advertising Interval» (CSS Part A §1.15).
-  public static let advertisingInterval = ADType(rawValue: 0x1A)
+  @inlinable public static var advertisingInterval: ADType { ADType(rawValue: 0x1A) }
   /// 0x1B «LE Bluetooth Device Address» (CSS Part A §1.16).
-  public static let leDeviceAddress = ADType(rawValue: 0x1B)
+  @inlinable public static var leDeviceAddress: ADType { ADType(rawValue: 0x1B) }
   /// 0x1C «LE Role» (CSS Part A §1.17).
-  public static let leRole = ADType(rawValue: 0x1C)
+  @inlinable public static var leRole: ADType { ADType(rawValue: 0x1C) }
   /// 0x1D «Simple Pairing Hash C-256» (CSS Part A §1.6).
-  public static let simplePairingHashC256 = ADType(rawValue: 0x1D)
+  @inlinable public static var simplePairingHashC256: ADType { ADType(rawValue: 0x1D) }
   /// 0x1E «Simple Pairing Randomizer R-256» (CSS Part A §1.6).
-  public static let simplePairingRandomizerR256 = ADType(rawValue: 0x1E)
+  @inlinable public static var simplePairingRandomizerR256: ADType { ADType(rawValue: 0x1E) }
   /// 0x1F «List of 32-bit Service Solicitation UUIDs» (CSS Part A §1.10).
-  public static let serviceSolicitationUUIDs32 = ADType(rawValue: 0x1F)
+  @inlinable public static var serviceSolicitationUUIDs32: ADType { ADType(rawValue: 0x1F) }
   /// 0x20 «Service Data - 32-bit UUID» (CSS Part A §1.11).
-  public static let serviceData32 = ADType(rawValue: 0x20)
+  @inlinable public static var serviceData32: ADType { ADType(rawValue: 0x20) }
   /// 0x21 «Service Data - 128-bit UUID» (CSS Part A §1.11).
-  public static let serviceData128 = ADType(rawValue: 0x21)
+  @inlinable public static var serviceData128: ADType { ADType(rawValue: 0x21) }
   /// 0x22 «LE Secure Connections Confirmation Value» (CSS Part A §1.6).
-  public static let leSecureConnectionsConfirmationValue = ADType(rawValue: 0x22)
+  @inlinable public static var leSecureConnectionsConfirmationValue: ADType { ADType(rawValue: 0x22) }
   /// 0x23 «LE Secure Connections Random Value» (CSS Part A §1.6).
-  public static let leSecureConnectionsRandomValue = ADType(rawValue: 0x23)
+  @inlinable public static var leSecureConnectionsRandomValue: ADType { ADType(rawValue: 0x23) }
   /// 0x24 «URI» (CSS Part A §1.18).
-  public static let uri = ADType(rawValue: 0x24)
+  @inlinable public static var uri: ADType { ADType(rawValue: 0x24) }
   /// 0x25 «Indoor Positioning» (Indoor Positioning Service).
-  public static let indoorPositioning = ADType(rawValue: 0x25)
+  @inlinable public static var indoorPositioning: ADType { ADType(rawValue: 0x25) }
   /// 0x26 «Transport Discovery Data» (Transport Discovery Service).
-  public static let transportDiscoveryData = ADType(rawValue: 0x26)
+  @inlinable public static var transportDiscoveryData: ADType { ADType(rawValue: 0x26) }
   /// 0x27 «LE Supported Features» (CSS Part A §1.19).
-  public static let leSupportedFeatures = ADType(rawValue: 0x27)
+  @inlinable public static var leSupportedFeatures: ADType { ADType(rawValue: 0x27) }
   /// 0x28 «Channel Map Update Indication» (CSS Part A §1.20).
-  public static let channelMapUpdateIndication = ADType(rawValue: 0x28)
+  @inlinable public static var channelMapUpdateIndication: ADType { ADType(rawValue: 0x28) }
   /// 0x29 «PB-ADV» (Mesh Profile).
-  public static let pbADV = ADType(rawValue: 0x29)
+  @inlinable public static var pbADV: ADType { ADType(rawValue: 0x29) }
   /// 0x2A «Mesh Message» (Mesh Profile).
-  public static let meshMessage = ADType(rawValue: 0x2A)
+  @inlinable public static var meshMessage: ADType { ADType(rawValue: 0x2A) }
   /// 0x2B «Mesh Beacon» (Mesh Profile).
-  public static let meshBeacon = ADType(rawValue: 0x2B)
+  @inlinable public static var meshBeacon: ADType { ADType(rawValue: 0x2B) }
   /// 0x2C «BIGInfo» (CSS Part A §1.21).
-  public static let bigInfo = ADType(rawValue: 0x2C)
+  @inlinable public static var bigInfo: ADType { ADType(rawValue: 0x2C) }
   /// 0x2D «Broadcast_Code» (CSS Part A §1.22).
-  public static let broadcastCode = ADType(rawValue: 0x2D)
+  @inlinable public static var broadcastCode: ADType { ADType(rawValue: 0x2D) }
   /// 0x2E «Resolvable Set Identifier» (Coordinated Set Identification Profile).
-  public static let resolvableSetIdentifier = ADType(rawValue: 0x2E)
+  @inlinable public static var resolvableSetIdentifier: ADType { ADType(rawValue: 0x2E) }
   /// 0x2F «Advertising Interval - long» (CSS Part A §1.15).
-  public static let advertisingIntervalLong = ADType(rawValue: 0x2F)
+  @inlinable public static var advertisingIntervalLong: ADType { ADType(rawValue: 0x2F) }
   /// 0x30 «Broadcast_Name» (Public Broadcast Profile).
-  public static let broadcastName = ADType(rawValue: 0x30)
+  @inlinable public static var broadcastName: ADType { ADType(rawValue: 0x30) }
   /// 0x31 «Encrypted Advertising Data» (CSS Part A §1.23).
-  public static let encryptedAdvertisingData = ADType(rawValue: 0x31)
+  @inlinable public static var encryptedAdvertisingData: ADType { ADType(rawValue: 0x31) }
   /// 0x32 «Periodic Advertising Response Timing Information» (CSS Part A §1.24).
-  public static let periodicAdvertisingResponseTimingInformation = ADType(rawValue: 0x32)
+  @inlinable public static var periodicAdvertisingResponseTimingInformation: ADType { ADType(rawValue: 0x32) }
   /// 0x34 «Electronic Shelf Label» (ESL Profile).
-  public static let electronicShelfLabel = ADType(rawValue: 0x34)
+  @inlinable public static var electronicShelfLabel: ADType { ADType(rawValue: 0x34) }
   /// 0x3D «3D Information Data» (3D Synchronization Profile).
-  public static let threeDInformationData = ADType(rawValue: 0x3D)
+  @inlinable public static var threeDInformationData: ADType { ADType(rawValue: 0x3D) }
   /// 0xFF «Manufacturer Specific Data» (CSS Part A §1.4).
-  public static let manufacturerSpecificData = ADType(rawValue: 0xFF)
+  @inlinable public static var manufacturerSpecificData: ADType { ADType(rawValue: 0xFF) }
 
   /// The camelCase name used by the JSON contract (`typeName`), or `unknown` for a value
   /// without an assigned name.

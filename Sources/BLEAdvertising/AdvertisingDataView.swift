@@ -24,6 +24,43 @@ public struct AdvertisingDataView: ~Escapable {
   /// The rules the input broke that lenient decoding accepted; always empty in strict
   /// mode. Empty arrays do not allocate.
   public let warnings: [BLEAdvertisingWarning]
+  /// Where the single-valued fields stand, noted while validating.
+  let fields: Fields
+
+  /// The indexes (into `bytes`) of the Length octets of the structures the single-valued
+  /// accessors read; -1 for none.
+  struct Fields {
+    var flags = -1
+    var txPowerLevel = -1
+    var appearance = -1
+    var completeName = -1
+    var shortenedName = -1
+
+    /// Notes the structure of AD `type` and Length `length` whose Length octet is at `index`:
+    /// the first Flags, the last well-formed TX Power Level and Appearance, the last name of
+    /// each kind.
+    mutating func note(type: UInt8, length: Int, at index: Int) {
+      switch type {
+      case ADType.flags.rawValue where flags < 0: flags = index
+      case ADType.txPowerLevel.rawValue where length == 2: txPowerLevel = index
+      case ADType.appearance.rawValue where length == 3: appearance = index
+      case ADType.completeLocalName.rawValue: completeName = index
+      case ADType.shortenedLocalName.rawValue: shortenedName = index
+      default: break
+      }
+    }
+  }
+
+  /// The structure whose Length octet is at `index` (an index noted while validating).
+  @_lifetime(copy self)
+  func structure(at index: Int) -> ADStructureView? {
+    guard index >= 0, let length = bytes.byte(at: index), let type = bytes.byte(at: index &+ 1),
+      index &+ 1 &+ Int(length) <= bytes.byteCount
+    else { return nil }
+    return ADStructureView(
+      type: ADType(rawValue: type), data: bytes.extracting((index &+ 2)..<(index &+ 1 &+ Int(length))),
+      offset: baseOffset &+ index)
+  }
 
   /// Validates `bytes` as a sequence of AD structures.
   ///
@@ -37,27 +74,39 @@ public struct AdvertisingDataView: ~Escapable {
   public init(
     validating bytes: RawSpan, baseOffset: Int = 0, options: BLEAdvertisingOptions = .strict
   ) throws(BLEAdvertisingError) {
-    var reader = ByteReader(bytes, baseOffset: baseOffset)
+    // One pass: check every Length octet and note where the single-valued fields a
+    // scanner reads stand, so their accessors need no further walk.
+    var fields = Fields()
+    var index = 0
     var count = 0
-    var end = bytes.byteCount
+    let total = bytes.byteCount
+    var end = total
     var warnings: [BLEAdvertisingWarning] = []
-    while let length = reader.readUInt8() {
-      if length == 0 { continue }
-      guard reader.skip(Int(length)) else {
-        let at = reader.offset &- 1
+    while index < total {
+      let length = Int(bytes.byte(at: index) ?? 0)
+      if length == 0 {
+        index &+= 1
+        continue
+      }
+      // The structure needs its Length octet plus `length` octets.
+      guard length < total &- index else {
+        let at = baseOffset &+ index
         guard options.isLenient else {
           throw BLEAdvertisingError(.structureLengthExceedsInput, offset: at)
         }
         warnings.append(BLEAdvertisingWarning(.structureLengthExceedsInput, offset: at))
-        end = reader.index &- 1
+        end = index
         break
       }
+      fields.note(type: bytes.byte(at: index &+ 1) ?? 0, length: length, at: index)
+      index &+= 1 &+ length
       count &+= 1
     }
     self.bytes = bytes.extracting(0..<end)
     self.baseOffset = baseOffset
     self.structureCount = count
     self.warnings = warnings
+    self.fields = fields
   }
 
   /// Validates the bytes of a `Span<UInt8>`.
@@ -71,7 +120,7 @@ public struct AdvertisingDataView: ~Escapable {
   /// The AD structures in order, as views (padding skipped).
   public var structures: ADStructureIterator {
     @_lifetime(copy self)
-    get { ADStructureIterator(bytes, baseOffset: baseOffset) }
+    @inlinable get { ADStructureIterator(bytes, baseOffset: baseOffset) }
   }
 
   /// The first structure of `type`, if any.
@@ -96,41 +145,26 @@ public struct AdvertisingDataView: ~Escapable {
   }
 
   /// The Flags value of the first Flags structure, if any.
-  public var flags: ADFlags? { first(.flags)?.flags }
+  public var flags: ADFlags? { structure(at: fields.flags)?.flags }
 
   /// The TX Power Level of the last structure of that type, if any and well-formed.
   public var txPowerLevel: Int8? {
-    var it = structures
-    var value: Int8? = nil
-    while let s = it.next() {
-      if let v = try? s.txPowerLevel() { value = v }
-    }
-    return value
+    guard let structure = structure(at: fields.txPowerLevel) else { return nil }
+    return try? structure.txPowerLevel()
   }
 
   /// The Appearance of the last structure of that type, if any and well-formed.
   public var appearance: UInt16? {
-    var it = structures
-    var value: UInt16? = nil
-    while let s = it.next() {
-      if let v = try? s.appearance() { value = v }
-    }
-    return value
+    guard let structure = structure(at: fields.appearance) else { return nil }
+    return try? structure.appearance()
   }
 
   /// The complete local name when one is present, else the shortened one (the JSON
   /// contract's `localName`); the last of each kind wins.
   @_lifetime(copy self)
   public func localName() -> LocalNameView? {
-    var it = structures
-    var shortened: LocalNameView? = nil
-    var complete: LocalNameView? = nil
-    while let s = it.next() {
-      guard let name = s.localName() else { continue }
-      if name.isComplete { complete = name } else { shortened = name }
-    }
-    if let complete { return complete }
-    return shortened
+    if let complete = structure(at: fields.completeName) { return complete.localName() }
+    return structure(at: fields.shortenedName)?.localName()
   }
 
   /// The data of the last Manufacturer Specific Data structure with `company`, if any.
@@ -169,22 +203,36 @@ public struct AdvertisingDataView: ~Escapable {
 /// Iterates the AD structures of validated advertising data, lazily and without
 /// allocating.
 public struct ADStructureIterator: ~Escapable {
-  var reader: ByteReader
+  @usableFromInline let bytes: RawSpan
+  @usableFromInline let baseOffset: Int
+  @usableFromInline var index = 0
 
   @_lifetime(copy bytes)
-  init(_ bytes: RawSpan, baseOffset: Int) {
-    self.reader = ByteReader(bytes, baseOffset: baseOffset)
+  @usableFromInline init(_ bytes: RawSpan, baseOffset: Int) {
+    self.bytes = bytes
+    self.baseOffset = baseOffset
   }
 
   /// The next structure, or `nil` after the last (zero-length padding is skipped).
+  /// Inlinable: a scanner's loop compiles to plain index arithmetic.
   @_lifetime(copy self)
-  public mutating func next() -> ADStructureView? {
-    while let length = reader.readUInt8() {
-      if length == 0 { continue }
-      let offset = reader.offset &- 1
-      guard let type = reader.readUInt8(), let data = reader.readSpan(count: Int(length) &- 1)
-      else { return nil }
-      return ADStructureView(type: ADType(rawValue: type), data: data, offset: offset)
+  @inlinable public mutating func next() -> ADStructureView? {
+    let total = bytes.byteCount
+    while let length = bytes.byte(at: index) {
+      let start = index
+      if length == 0 {
+        index &+= 1
+        continue
+      }
+      // The Length octet, the type octet, then `length - 1` data octets, all inside.
+      let end = start &+ 1 &+ Int(length)
+      guard end <= total, let type = bytes.byte(at: start &+ 1) else {
+        index = total
+        return nil
+      }
+      index = end
+      return ADStructureView(
+        type: ADType(rawValue: type), data: bytes.extracting((start &+ 2)..<end), offset: baseOffset &+ start)
     }
     return nil
   }

@@ -105,6 +105,11 @@ public struct ReaderDiscovery: Sendable {
     /// Profile index and serial, once known.
     var profile: Int?
     var serial: String?
+    /// The merged data's local name and the profile's battery level from it, kept up to
+    /// date by `receive` (the only place the data or the profile change), so snapshots do
+    /// not merge again.
+    var localName: String?
+    var advertisedBattery: Int?
   }
 
   /// The profiles readers are recognized by, in priority order.
@@ -190,6 +195,8 @@ public struct ReaderDiscovery: Sendable {
         break
       }
     }
+    device.localName = merged.localName
+    device.advertisedBattery = device.profile.flatMap { profiles[$0].batteryLevel(in: merged) }
     devices[index] = device
     if device.serial != nil { everFound = true }
     events += evaluate()
@@ -262,13 +269,12 @@ public struct ReaderDiscovery: Sendable {
       return nil
     }
     guard ignoringSilence || now &- device.lastSeen < configuration.lostAfter else { return nil }
-    let merged = device.advertising.merging(scanResponse: device.scanResponse)
     let rssi = Self.roundedDecibels(device.smoothed)
     let tx = device.txPower ?? configuration.assumedTXPower
     return DiscoveredReader(
       serial: serial, profileName: profiles[p].name, address: device.address,
-      addressType: device.addressType, localName: merged.localName,
-      batteryLevel: suppliedBattery[serial] ?? profiles[p].batteryLevel(in: merged), rssi: rssi,
+      addressType: device.addressType, localName: device.localName,
+      batteryLevel: suppliedBattery[serial] ?? device.advertisedBattery, rssi: rssi,
       txPower: device.txPower, pathLoss: Self.saturatingAdd(tx, -rssi), firstSeen: device.firstSeen,
       lastSeen: device.lastSeen)
   }
@@ -312,6 +318,15 @@ public struct ReaderDiscovery: Sendable {
 
   /// Whether two lists hold the same readers with the same serial, name and battery.
   static func sameContent(_ a: [DiscoveredReader], _ b: [DiscoveredReader]) -> Bool {
+    guard a.count == b.count else { return false }
+    // Fast path: the same readers in the same order (the usual case between two reports).
+    // Otherwise compare the sorted text keys as before.
+    if zip(a, b).allSatisfy({
+      $0.address.value == $1.address.value && $0.serial == $1.serial && $0.localName == $1.localName
+        && $0.batteryLevel == $1.batteryLevel
+    }) {
+      return true
+    }
     func key(_ r: DiscoveredReader) -> String {
       "\(r.address.value) \(r.serial) \(r.localName ?? "") \(r.batteryLevel ?? -1)"
     }

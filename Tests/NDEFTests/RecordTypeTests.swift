@@ -571,3 +571,90 @@ enum AdvertisingDataFromView {
     AdvertisingData(view.advertising)
   }
 }
+
+/// The literal prefix table `URIRecordView.prefix` reads agrees with the public
+/// `URIRecordView.prefixes` table (RTD URI §3.2.2, table 3) for every code, reserved ones
+/// included.
+@Suite("URI prefix table")
+struct URIPrefixTableTests {
+  @Test func everyCodeExpandsAsThePublicTable() throws {
+    for code in 0...255 {
+      let payload = [UInt8(code)] + Array("x".utf8)
+      let view = try URIRecordView(validating: payload.span.bytes, options: .lenient)
+      let expected = code < URIRecordView.prefixes.count ? URIRecordView.prefixes[code] : ""
+      #expect(view.prefix == expected, "code \(code)")
+      #expect(view.uri == expected + "x", "code \(code)")
+      let warned = !view.warnings.isEmpty
+      #expect(warned == (code >= URIRecordView.prefixes.count), "code \(code)")
+    }
+    #expect(URIRecordView.prefixes.count == 0x24)
+  }
+
+  @Test func recordTypeCheckIsExact() throws {
+    let uri = NDEFRecord(typeNameFormat: .wellKnown, type: Array("U".utf8), payload: [0x04, 0x61])
+    let other = NDEFRecord(typeNameFormat: .wellKnown, type: Array("Ux".utf8), payload: [0x04, 0x61])
+    let media = NDEFRecord(typeNameFormat: .media, type: Array("U".utf8), payload: [0x04, 0x61])
+    let bytes = try NDEFMessage(records: [uri, other, media]).encodedBytes()
+    let message = try NDEFMessageView(validating: bytes.span)
+    var records = message.records
+    var uris: [String] = []
+    var mismatches: [Int] = []
+    while let record = records.next() {
+      do {
+        uris.append(try URIRecordView(validating: record).uri)
+      } catch {
+        if error.code == .recordTypeMismatch { mismatches.append(error.offset) }
+      }
+    }
+    // Records of 6, 7 and 6 bytes (header, type length, payload length, type, payload).
+    #expect(uris == ["https://a"])
+    #expect(mismatches == [6, 13])
+  }
+}
+
+/// The Text view's UTF-16 decoding (RTD Text §3.4) agrees with `String(decoding:as:)` on
+/// random code units, unpaired surrogates and odd byte counts included, in both byte orders.
+@Suite("Text UTF-16 decoding")
+struct TextUTF16DecodingTests {
+  @Test func agreesWithTheStandardLibrary() throws {
+    var state: UInt64 = 0x5445_5854_5554_4631  // fixed seed, printed for reproduction
+    print("seed for TextUTF16DecodingTests: \(state)")
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    let interesting: [UInt16] = [
+      0x0041, 0x00E9, 0x20AC, 0xD83D, 0xDE00, 0xDBFF, 0xDC00, 0xFFFD, 0xFEFF, 0x0000,
+    ]
+    for round in 0..<500 {
+      var units: [UInt16] = []
+      for _ in 0..<Int(next() % 40) {
+        let r = next()
+        units.append(
+          r % 3 == 0 ? UInt16(truncatingIfNeeded: r >> 8) : interesting[Int(r >> 8) % interesting.count])
+      }
+      let bigEndian = round % 2 == 0
+      // Big-endian text starting FF FE would read as a little-endian mark.
+      if bigEndian && units.first == 0xFFFE { continue }
+      var text: [UInt8] = []
+      for unit in units {
+        let high = UInt8(unit >> 8)
+        let low = UInt8(unit & 0xFF)
+        text += bigEndian ? [high, low] : [low, high]
+      }
+      // No byte-order mark for big-endian (the default order); a mark for little-endian.
+      if !bigEndian { text = [0xFF, 0xFE] + text }
+      let odd = round % 5 == 0
+      if odd { text.append(0x41) }
+      let payload: [UInt8] = [0x80 | 0x02] + Array("en".utf8) + text
+      let view = try TextRecordView(validating: payload.span.bytes, options: .lenient)
+      let expected =
+        bigEndian && units.first == 0xFEFF
+        ? String(decoding: units.dropFirst(), as: UTF16.self) : String(decoding: units, as: UTF16.self)
+      #expect(view.string == expected, "round \(round)")
+    }
+  }
+}

@@ -116,7 +116,50 @@ public struct TextRecordView: ~Escapable {
     case .utf8: return TextValidation.string(utf8: text)
     case .utf16:
       let (bigEndian, skip) = Self.byteOrder(text)
-      return TextValidation.string(utf16: text.extracting(skip..<text.byteCount), bigEndian: bigEndian)
+      return Self.string(utf16: text.extracting(skip..<text.byteCount), bigEndian: bigEndian)
+    }
+  }
+
+  /// UTF-16 bytes in the given order as a `String`, with three allocations (the code units,
+  /// their UTF-8 form at its largest size, the string): each unpaired surrogate becomes
+  /// U+FFFD, as `String(decoding:as:)` repairs it; a trailing odd byte is dropped.
+  static func string(utf16 bytes: RawSpan, bigEndian: Bool) -> String {
+    var units: [UInt16] = []
+    units.reserveCapacity(bytes.byteCount / 2)
+    var index = 0
+    while let a = bytes.byte(at: index), let b = bytes.byte(at: index &+ 1) {
+      units.append(bigEndian ? UInt16(a) << 8 | UInt16(b) : UInt16(b) << 8 | UInt16(a))
+      index &+= 2
+    }
+    // At most 3 UTF-8 bytes per code unit (a surrogate pair: 4 bytes for 2 units).
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(units.count &* 3)
+    var iterator = units.makeIterator()
+    var decoder = UTF16()
+    while true {
+      let value: UInt32
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): value = scalar.value
+      case .error: value = 0xFFFD
+      case .emptyInput: return String(decoding: utf8, as: UTF8.self)
+      }
+      // UTF-8 (RFC 3629 §3) of one scalar value.
+      switch value {
+      case 0..<0x80:
+        utf8.append(UInt8(value))
+      case 0x80..<0x800:
+        utf8.append(0xC0 | UInt8(value >> 6))
+        utf8.append(0x80 | UInt8(value & 0x3F))
+      case 0x800..<0x1_0000:
+        utf8.append(0xE0 | UInt8(value >> 12))
+        utf8.append(0x80 | UInt8((value >> 6) & 0x3F))
+        utf8.append(0x80 | UInt8(value & 0x3F))
+      default:
+        utf8.append(0xF0 | UInt8(value >> 18))
+        utf8.append(0x80 | UInt8((value >> 12) & 0x3F))
+        utf8.append(0x80 | UInt8((value >> 6) & 0x3F))
+        utf8.append(0x80 | UInt8(value & 0x3F))
+      }
     }
   }
 }

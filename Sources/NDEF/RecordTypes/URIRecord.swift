@@ -39,7 +39,7 @@ public struct URIRecordView: ~Escapable {
     var sink = WarningSink(lenient: options.isLenient)
     var reader = ByteReader(payload, baseOffset: baseOffset)
     guard let code = reader.readUInt8() else { throw NDEFError(.emptyPayload, offset: baseOffset) }
-    if Int(code) >= Self.prefixes.count { try sink.report(.uriReservedPrefix, at: baseOffset) }
+    if code > Self.lastPrefixCode { try sink.report(.uriReservedPrefix, at: baseOffset) }
     let offset = reader.offset
     let rest = reader.readRemaining()
     if let bad = TextValidation.firstInvalidUTF8(rest) { try sink.report(.invalidUTF8, at: offset &+ bad) }
@@ -54,15 +54,62 @@ public struct URIRecordView: ~Escapable {
   public init(validating record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict)
     throws(NDEFError)
   {
-    guard record.hasType(.wellKnown, Self.type), !record.isChunked else {
+    // Type `U` compared in place (no array of the type name to load).
+    guard record.typeNameFormat == .wellKnown, record.type.byteCount == 1, record.type.byte(at: 0) == 0x55,
+      !record.isChunked
+    else {
       throw NDEFError(.recordTypeMismatch, offset: record.offset)
     }
     try self.init(validating: record.payload, baseOffset: record.payloadOffset, options: options)
   }
 
+  /// The highest identifier code with a prefix (RTD URI §3.2.2, table 3).
+  static let lastPrefixCode: UInt8 = 0x23
+
   /// The prefix the identifier code stands for; empty for 0x00 and reserved codes.
-  public var prefix: String {
-    Int(prefixCode) < Self.prefixes.count ? Self.prefixes[Int(prefixCode)] : ""
+  public var prefix: String { Self.prefix(code: prefixCode) }
+
+  /// The prefix of identifier code `code` (the same table as ``prefixes``), as a string
+  /// literal: no array access, nothing to retain.
+  static func prefix(code: UInt8) -> String {
+    switch code {
+    case 0x01: "http://www."
+    case 0x02: "https://www."
+    case 0x03: "http://"
+    case 0x04: "https://"
+    case 0x05: "tel:"
+    case 0x06: "mailto:"
+    case 0x07: "ftp://anonymous:anonymous@"
+    case 0x08: "ftp://ftp."
+    case 0x09: "ftps://"
+    case 0x0A: "sftp://"
+    case 0x0B: "smb://"
+    case 0x0C: "nfs://"
+    case 0x0D: "ftp://"
+    case 0x0E: "dav://"
+    case 0x0F: "news:"
+    case 0x10: "telnet://"
+    case 0x11: "imap:"
+    case 0x12: "rtsp://"
+    case 0x13: "urn:"
+    case 0x14: "pop:"
+    case 0x15: "sip:"
+    case 0x16: "sips:"
+    case 0x17: "tftp:"
+    case 0x18: "btspp://"
+    case 0x19: "btl2cap://"
+    case 0x1A: "btgoep://"
+    case 0x1B: "tcpobex://"
+    case 0x1C: "irdaobex://"
+    case 0x1D: "file://"
+    case 0x1E: "urn:epc:id:"
+    case 0x1F: "urn:epc:tag:"
+    case 0x20: "urn:epc:pat:"
+    case 0x21: "urn:epc:raw:"
+    case 0x22: "urn:epc:"
+    case 0x23: "urn:nfc:"
+    default: ""
+    }
   }
 
   /// The full URI, prefix expanded.

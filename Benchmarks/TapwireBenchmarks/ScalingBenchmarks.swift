@@ -1,0 +1,174 @@
+import Foundation
+import ISO7816
+import NDEF
+
+/// Cost curves (`--scaling`): time per byte for one message of 1 KiB to 16 MiB, per record
+/// for 1 to 100,000 records, per level for BER-TLV nesting up to `maximumDepth`. Each curve
+/// prints the per-unit cost at every size and the largest over the smallest per-unit cost
+/// (≈1 means linear).
+enum ScalingBenchmarks {
+  struct Curve {
+    var name: String
+    var unit: String
+    /// (size, benchmark whose operation processes `size` units).
+    var points: [(Int, Benchmark)]
+  }
+
+  /// A Text record of `size` bytes (UTF-8, one 3-byte character in every 16 bytes).
+  static func textMessage(size: Int) -> [UInt8] {
+    var text = [UInt8](repeating: 0x61, count: size)
+    var index = 0
+    while index + 3 <= size {
+      text[index] = 0xE2
+      text[index + 1] = 0x82
+      text[index + 2] = 0xAC
+      index += 16
+    }
+    let record = NDEFRecord(
+      typeNameFormat: .wellKnown, type: [0x54], payload: [0x02] + Array("en".utf8) + text)
+    return try! NDEFMessage(records: [record]).encodedBytes()
+  }
+
+  /// A media record of `size` bytes in 255-byte chunks.
+  static func chunkedMessage(size: Int) -> [UInt8] {
+    let record = NDEFRecord(
+      typeNameFormat: .media, type: Array("application/octet-stream".utf8),
+      payload: [UInt8](repeating: 0x5A, count: size))
+    return try! NDEFMessage(records: [record]).encodedBytes(
+      options: NDEFEncodingOptions(maximumChunkPayloadSize: 255))
+  }
+
+  /// Validates the message and decodes its Text record (UTF-8 checked); the text length.
+  @inline(never)
+  static func text(_ bytes: [UInt8]) -> Int {
+    guard let message = try? NDEFMessageView(validating: bytes.span) else { return -1 }
+    var records = message.records
+    guard let record = records.next(), let view = try? TextRecordView(validating: record) else { return -1 }
+    return view.text.byteCount
+  }
+
+  /// BER-TLV constructed objects nested `depth` deep around one primitive.
+  static func nested(depth: Int) -> [UInt8] {
+    var object = BERTLV(tag: BERTag(rawValue: 0x80)!, value: [0x01, 0x02])
+    for _ in 0..<depth { object = BERTLV(tag: BERTag(rawValue: 0xE1)!, children: [object]) }
+    return try! BERTLV.encodedBytes(of: [object])
+  }
+
+  /// Validates a BER-TLV sequence (the whole tree) and walks down to the innermost object.
+  @inline(never)
+  static func descend(_ bytes: [UInt8]) -> Int {
+    guard let sequence = try? BERTLVSequenceView(validating: bytes.span.bytes) else { return -1 }
+    var levels = 0
+    var objects = sequence.objects
+    guard var object = objects.next() else { return -1 }
+    while true {
+      var children = object.children
+      guard let child = children.next() else { break }
+      object = child
+      levels &+= 1
+    }
+    return levels
+  }
+
+  static func curves() -> [Curve] {
+    let sizes = [1 << 10, 1 << 14, 1 << 17, 1 << 20, 1 << 22, 1 << 24]
+    let textPoints = sizes.map { size -> (Int, Benchmark) in
+      let bytes = textMessage(size: size)
+      precondition(text(bytes) == size, "text message of \(size) bytes decodes")
+      return (
+        size,
+        Benchmark(name: "scaling.bytes.text-\(size)", bytesPerOperation: bytes.count, itemsPerOperation: 1) {
+          n in
+          var sum = 0
+          for _ in 0..<n { sum &+= text(bytes) }
+          return sum
+        }
+      )
+    }
+    let chunkPoints = sizes.map { size -> (Int, Benchmark) in
+      let bytes = chunkedMessage(size: size)
+      return (
+        size,
+        Benchmark(name: "scaling.bytes.chunked-\(size)", bytesPerOperation: bytes.count, itemsPerOperation: 1)
+        {
+          n in
+          var sum = 0
+          for _ in 0..<n { sum &+= NDEFBenchmarks.walk(bytes) }
+          return sum
+        }
+      )
+    }
+    let recordPoints = [1, 10, 100, 1000, 10_000, 100_000].map { count -> (Int, Benchmark) in
+      let bytes = NDEFBenchmarks.uriMessage(records: count)
+      return (
+        count,
+        Benchmark(
+          name: "scaling.records.uri-\(count)", bytesPerOperation: bytes.count, itemsPerOperation: count
+        ) {
+          n in
+          var sum = 0
+          for _ in 0..<n { sum &+= NDEFBenchmarks.walk(bytes) }
+          return sum
+        }
+      )
+    }
+    let maximumDepth = BERTLVDecodingOptions.strict.maximumDepth
+    let depthPoints = [1, 2, 4, 8, maximumDepth - 1].map { depth -> (Int, Benchmark) in
+      let bytes = nested(depth: depth)
+      precondition(descend(bytes) == depth, "BER-TLV nested \(depth) deep decodes")
+      return (
+        depth,
+        Benchmark(
+          name: "scaling.depth.bertlv-\(depth)", bytesPerOperation: bytes.count, itemsPerOperation: depth
+        ) {
+          n in
+          var sum = 0
+          for _ in 0..<n { sum &+= descend(bytes) }
+          return sum
+        }
+      )
+    }
+    return [
+      Curve(name: "NDEF Text record, UTF-8 validated (view)", unit: "byte", points: textPoints),
+      Curve(name: "NDEF media record in 255-byte chunks (view walk)", unit: "byte", points: chunkPoints),
+      Curve(name: "NDEF message of short URI records (view walk)", unit: "record", points: recordPoints),
+      Curve(name: "BER-TLV nesting, validate + descend (view)", unit: "level", points: depthPoints),
+    ]
+  }
+
+  /// Measures every curve and prints it; returns the measurements (for `--json`).
+  static func run(samples: Int, json: Bool, filter: String? = nil, iterations: Int? = nil) -> [Measurement] {
+    var all: [Measurement] = []
+    var report: [String] = []
+    for curve in curves() {
+      report.append("\(curve.name): ns per \(curve.unit)")
+      var perUnit: [Double] = []
+      for (size, benchmark) in curve.points where filter == nil || benchmark.name.contains(filter!) {
+        let m = Harness.measure(benchmark, samples: samples, fixedIterations: iterations)
+        all.append(m)
+        let cost = m.nanosecondsPerOperation / Double(size)
+        perUnit.append(cost)
+        report.append(
+          "  \(String(size).leftPadded(to: 9)) \(curve.unit)s  \(Harness.format(m.nanosecondsPerOperation).leftPadded(to: 14)) ns/op"
+            + "  \(Harness.format(cost, decimals: 3).leftPadded(to: 10)) ns/\(curve.unit)"
+            + "  allocs/op \(Harness.format(m.allocationsPerOperation, decimals: 2))")
+        if !json { FileHandle.standardError.write(Data("measured \(benchmark.name)\n".utf8)) }
+      }
+      // Flatness over the sizes where fixed costs no longer dominate (the upper half).
+      guard !perUnit.isEmpty else { continue }
+      let upper = Array(perUnit.suffix(perUnit.count / 2 + 1))
+      let ratio = (upper.max() ?? 0) / max(upper.min() ?? 1, 1e-9)
+      report.append(
+        "  largest / smallest per-\(curve.unit) cost over the upper sizes: \(Harness.format(ratio, decimals: 2))"
+      )
+    }
+    if !json { print(report.joined(separator: "\n")) }
+    return all
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -52,10 +52,11 @@ public struct TagWritePlan: Sendable, Hashable {
   ) -> TagWritePlan {
     let size = max(blockSize, 1)
     let blockCount = (new.count &+ size &- 1) / size
-    func block(_ image: [UInt8], _ index: Int) -> [UInt8] {
+    // Blocks are compared as slices: only the blocks that are written are copied.
+    func block(_ image: [UInt8], _ index: Int) -> ArraySlice<UInt8> {
       let start = index &* size
       let end = min(start &+ size, image.count)
-      return Array(image[start..<end])
+      return image[start..<end]
     }
     let commit = commitOffset / size
     var headerBlocks: [Int] = []
@@ -65,7 +66,7 @@ public struct TagWritePlan: Sendable, Hashable {
     if !headerBlocks.contains(commit) { headerBlocks.append(commit) }
     var writes: [TagWrite] = []
     func write(_ image: [UInt8], _ index: Int) {
-      writes.append(TagWrite(block: index, offset: index &* size, bytes: block(image, index)))
+      writes.append(TagWrite(block: index, offset: index &* size, bytes: Array(block(image, index))))
     }
     // 1: old to zero, the commit block first.
     if block(old, commit) != block(zero, commit) { write(zero, commit) }

@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "NFCReader", targets: ["NFCReader"]),
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
+    .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
@@ -40,6 +41,12 @@ let package = Package(
     // The only module that calls libnfc; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // pcsc-lite 1.9 through pkg-config (Debian libpcsclite-dev).
+    .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+    // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
+    .target(
+      name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),

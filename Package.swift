@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
+    .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
   ],
@@ -62,6 +63,10 @@ let package = Package(
         "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816", "NFCTags",
       ],
       swiftSettings: swiftSettings),
+
+    // A virtual smart card for pcscd's vpcd driver (the PC/SC tests' card).
+    .executableTarget(
+      name: "tapwire-vcard", dependencies: ["ISO7816", "NFCTags", "NFCWire"], swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(

@@ -131,7 +131,9 @@ public struct AnswerToReset: Sendable, Hashable {
     }
     var bytes = bodyBytes()
     if let tck = checkCharacter { bytes.append(tck) }
-    guard bytes.count <= Self.maximumSize else { throw APDUError(.answerToResetTooLong, offset: Self.maximumSize) }
+    guard bytes.count <= Self.maximumSize else {
+      throw APDUError(.answerToResetTooLong, offset: Self.maximumSize)
+    }
     return bytes
   }
 
@@ -162,7 +164,9 @@ public struct AnswerToReset: Sendable, Hashable {
       var group = InterfaceGroup(protocolType: protocolType)
       if y == 0 && groups.isEmpty { break }
       func next(_ reader: inout ByteReader) throws(APDUError) -> UInt8 {
-        guard let byte = reader.readUInt8() else { throw APDUError(.truncatedAnswerToReset, offset: reader.offset) }
+        guard let byte = reader.readUInt8() else {
+          throw APDUError(.truncatedAnswerToReset, offset: reader.offset)
+        }
         return byte
       }
       if y & 0x1 != 0 { group.ta = try next(&reader) }
@@ -182,7 +186,9 @@ public struct AnswerToReset: Sendable, Hashable {
     let historicalCount = Int(t0 & 0x0F)
     var historical: [UInt8] = []
     for _ in 0..<historicalCount {
-      guard let byte = reader.readUInt8() else { throw APDUError(.truncatedAnswerToReset, offset: reader.offset) }
+      guard let byte = reader.readUInt8() else {
+        throw APDUError(.truncatedAnswerToReset, offset: reader.offset)
+      }
       check ^= byte
       historical.append(byte)
     }

@@ -1,5 +1,6 @@
 import CPCSCLite
 import Dispatch
+import Glibc
 import NFCReader
 
 /// A connection to a card (or, in direct mode, to a reader) made by
@@ -94,8 +95,33 @@ import NFCReader
       guard rc == pcscSuccess else {
         return .failure(PCSCContext.code(rc).error("SCardTransmit", self.reader))
       }
+      guard length >= 2 else {
+        // Some drivers (vpcd among them) report success with no bytes when the card went
+        // away mid-exchange: ask for the card's status to name what happened, for up to
+        // 2 s (pcscd polls a reader's card presence every 400 ms).
+        var status = Self.status(card)
+        for _ in 0..<20 where status == pcscSuccess {
+          usleep(100_000)
+          status = Self.status(card)
+        }
+        if status != pcscSuccess {
+          return .failure(PCSCContext.code(status).error("SCardTransmit", "\(self.reader): no response"))
+        }
+        return .failure(
+          ReaderError(.tagError, "SCardTransmit: \(self.reader) answered \(length) bytes, less than SW1-SW2"))
+      }
       return .success(Array(response.prefix(min(Int(length), response.count))))
     }
+  }
+
+  /// `SCardStatus`'s return code alone (no buffers).
+  private static func status(_ card: SCARDHANDLE) -> LONG {
+    var state: DWORD = 0
+    var active: DWORD = 0
+    var nameLength: DWORD = 0
+    var atrLength: DWORD = 0
+    // unsafe: size queries only (nil buffers); every pointer is a live local.
+    return unsafe SCardStatus(card, nil, &nameLength, &state, &active, nil, &atrLength)
   }
 
   /// The control code of reader function `function` (`SCARD_CTL_CODE`, pcsc-lite `reader.h`:

@@ -71,7 +71,9 @@ let pcscSuccess: LONG = 0
     guard rc == pcscSuccess else { return .failure(Self.code(rc).error("SCardListReaders")) }
     var buffer = [CChar](repeating: 0, count: Int(size))
     // unsafe: the buffer holds `size` bytes, the size pcsc-lite asked for; it writes at most that.
-    rc = unsafe buffer.withUnsafeMutableBufferPointer { unsafe SCardListReaders(context, nil, $0.baseAddress, &size) }
+    rc = unsafe buffer.withUnsafeMutableBufferPointer {
+      unsafe SCardListReaders(context, nil, $0.baseAddress, &size)
+    }
     if Self.code(rc) == .noReadersAvailable { return .success([]) }
     guard rc == pcscSuccess else { return .failure(Self.code(rc).error("SCardListReaders")) }
     // A multi-string: names separated by NUL, ended by an empty name.
@@ -131,7 +133,8 @@ let pcscSuccess: LONG = 0
   ///
   /// - Returns: the state with the card's ATR, or nil after `timeout`.
   /// - Throws: as ``waitForChange(_:known:timeout:)``.
-  public func waitForCard(in reader: String, timeout: Duration) async throws(ReaderError) -> PCSCReaderState? {
+  public func waitForCard(in reader: String, timeout: Duration) async throws(ReaderError) -> PCSCReaderState?
+  {
     try await waitFor(reader, timeout: timeout) { $0.isCardPresent }
   }
 
@@ -139,7 +142,9 @@ let pcscSuccess: LONG = 0
   ///
   /// - Returns: the state, or nil after `timeout`.
   /// - Throws: as ``waitForChange(_:known:timeout:)``.
-  public func waitForRemoval(from reader: String, timeout: Duration) async throws(ReaderError) -> PCSCReaderState? {
+  public func waitForRemoval(from reader: String, timeout: Duration) async throws(ReaderError)
+    -> PCSCReaderState?
+  {
     try await waitFor(reader, timeout: timeout) { $0.flags.contains(.empty) }
   }
 
@@ -177,7 +182,8 @@ let pcscSuccess: LONG = 0
       guard rc == pcscSuccess else { return .failure(Self.code(rc).error("SCardConnect", reader)) }
       return .success((card, active))
     }
-    return PCSCCard(handle: card, reader: reader, activeProtocol: PCSCProtocols(rawValue: active), context: self)
+    return PCSCCard(
+      handle: card, reader: reader, activeProtocol: PCSCProtocols(rawValue: active), context: self)
   }
 
   /// `timeout` in whole milliseconds for pcsc-lite (at most `INFINITE` - 1).

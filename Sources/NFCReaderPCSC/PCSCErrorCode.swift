@@ -207,12 +207,15 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
     switch self {
     case .cancelled, .systemCancelled: .cancelled
     case .timeout: .timeout
-    case .noSmartCard, .warningRemovedCard, .warningResetCard, .warningUnpoweredCard, .warningUnresponsiveCard, .commDataLost: .tagLost
+    case .noSmartCard, .warningRemovedCard, .warningResetCard, .warningUnpoweredCard,
+      .warningUnresponsiveCard, .commDataLost:
+      .tagLost
     case .sharingViolation, .serverTooBusy: .deviceBusy
     case .unknownReader, .noReadersAvailable, .noService, .serviceStopped, .readerUnavailable: .noReader
     case .invalidParameter, .invalidValue, .insufficientBuffer: .invalidArgument
     case .invalidHandle: .sessionEnded
-    case .protocolMismatch, .unexpected, .readerUnsupported, .cardUnsupported, .warningUnsupportedCard: .unsupportedFeature
+    case .protocolMismatch, .unexpected, .readerUnsupported, .cardUnsupported, .warningUnsupportedCard:
+      .unsupportedFeature
     default: .deviceFailure
     }
   }

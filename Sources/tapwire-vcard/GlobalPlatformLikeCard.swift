@@ -53,7 +53,8 @@ struct GlobalPlatformLikeCard {
     chainBlocks = 0
     switch ins {
     case Self.select:
-      pending = [0x6F, UInt8(truncatingIfNeeded: data.count + 2), 0x84, UInt8(truncatingIfNeeded: data.count)] + data
+      pending =
+        [0x6F, UInt8(truncatingIfNeeded: data.count + 2), 0x84, UInt8(truncatingIfNeeded: data.count)] + data
     case Self.getData where command.p1 == 0x00 && command.p2 == 0xFE:
       pending = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
     default:

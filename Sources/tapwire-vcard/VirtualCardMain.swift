@@ -27,7 +27,8 @@ struct VirtualCardMain {
   static let type4ATR: [UInt8] = [0x3B, 0x80, 0x80, 0x01, 0x01]
   /// A JCOP 2.4.1 card's ATR (T=1; historical bytes "JCOPv241").
   static let globalPlatformATR: [UInt8] = [
-    0x3B, 0xF8, 0x13, 0x00, 0x00, 0x81, 0x31, 0xFE, 0x45, 0x4A, 0x43, 0x4F, 0x50, 0x76, 0x32, 0x34, 0x31, 0xB7,
+    0x3B, 0xF8, 0x13, 0x00, 0x00, 0x81, 0x31, 0xFE, 0x45, 0x4A, 0x43, 0x4F, 0x50, 0x76, 0x32, 0x34, 0x31,
+    0xB7,
   ]
 
   enum Card {
@@ -169,7 +170,8 @@ struct VirtualCardServer {
   }
 
   mutating func send(_ payload: [UInt8]) {
-    let frame = [UInt8(truncatingIfNeeded: payload.count >> 8), UInt8(truncatingIfNeeded: payload.count)] + payload
+    let frame =
+      [UInt8(truncatingIfNeeded: payload.count >> 8), UInt8(truncatingIfNeeded: payload.count)] + payload
     var done = 0
     while done < frame.count {
       let n = frame.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + done, frame.count - done, 0) }

@@ -34,7 +34,8 @@ struct AnswerToResetTests {
       bytes: "3B 6E 00 00 80 31 80 66 B0 84 12 01 6E 01 83 00 90 00", protocols: [0],
       historical: "80318066b08412016e0183009000", tck: nil, groups: 1),
     Vector(
-      name: "T=0 card without interface bytes (no TCK)", bytes: "3B 02 14 50", protocols: [0], historical: "1450",
+      name: "T=0 card without interface bytes (no TCK)", bytes: "3B 02 14 50", protocols: [0],
+      historical: "1450",
       tck: nil, groups: 0),
     Vector(
       name: "MIFARE Ultralight in a PC/SC contactless reader (storage card, part 3 §3.1.3.2.3.1)",
@@ -94,7 +95,8 @@ struct AnswerToResetTests {
     Malformed(field: "TD1 missing", bytes: "3B 80", code: .truncatedAnswerToReset, offset: 2),
     Malformed(field: "TA2 missing", bytes: "3B 80 91", code: .truncatedAnswerToReset, offset: 3),
     Malformed(field: "historical byte missing", bytes: "3B 02 14", code: .truncatedAnswerToReset, offset: 3),
-    Malformed(field: "TCK missing (T=1 indicated)", bytes: "3B 80 01", code: .truncatedAnswerToReset, offset: 3),
+    Malformed(
+      field: "TCK missing (T=1 indicated)", bytes: "3B 80 01", code: .truncatedAnswerToReset, offset: 3),
     Malformed(field: "TCK wrong", bytes: "3B 80 80 01 02", code: .invalidCheckCharacter, offset: 4),
     Malformed(field: "byte after a T=0 answer", bytes: "3B 02 14 50 00", code: .trailingData, offset: 4),
     Malformed(field: "byte after TCK", bytes: "3B 80 80 01 01 00", code: .trailingData, offset: 5),
@@ -123,7 +125,8 @@ struct AnswerToResetTests {
 
   @Test func encoderComputesTCKAndRefusesTooLong() throws {
     let atr = AnswerToReset(
-      interfaceGroups: [.init(protocolType: 0, ta: 0x96), .init(protocolType: 1)], historicalBytes: [0x31, 0xC0])
+      interfaceGroups: [.init(protocolType: 0, ta: 0x96), .init(protocolType: 1)],
+      historicalBytes: [0x31, 0xC0])
     // T0 = 0x92 (TA1, TD1; K = 2), TD1 = 0x01, TCK = 92 ^ 96 ^ 01 ^ 31 ^ C0 = 0xF4.
     #expect(try atr.encodedBytes() == hex("3B 92 96 01 31 C0 F4"))
     let long = AnswerToReset(interfaceGroups: [], historicalBytes: Array(repeating: 0, count: 16))
@@ -138,7 +141,9 @@ struct AnswerToResetTests {
       var groups: [AnswerToReset.InterfaceGroup] = []
       let count = Int.random(in: 0...3, using: &generator)
       for i in 0..<count {
-        func maybe() -> UInt8? { Bool.random(using: &generator) ? UInt8.random(in: 0...255, using: &generator) : nil }
+        func maybe() -> UInt8? {
+          Bool.random(using: &generator) ? UInt8.random(in: 0...255, using: &generator) : nil
+        }
         groups.append(
           .init(
             protocolType: i == 0 ? 0 : UInt8.random(in: 0...15, using: &generator), ta: maybe(), tb: maybe(),

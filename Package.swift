@@ -60,7 +60,8 @@ let package = Package(
     .executableTarget(
       name: "tapwire-nfc",
       dependencies: [
-        "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816", "NFCTags",
+        "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
+        "NFCTags",
       ],
       swiftSettings: swiftSettings),
 

@@ -5,12 +5,13 @@ import NFCWire
 /// `tapwire` (it links libnfc; `tapwire` does not), then decode what it read here.
 enum ReaderCommands {
   static let readUsage = """
-    usage: tapwire read [--device CONNSTRING] [--timeout SECONDS] [--json] [--dump] [--lenient]
+    usage: tapwire read [--device CONNSTRING | --pcsc READER] [--timeout SECONDS] [--json] [--dump] [--lenient]
            tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4] [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
                 pn532_uart:/dev/ttyUSB0): a Type 2 tag's memory decoded like `decode --as t2t`,
-                a Type 4 tag's NDEF message like `decode --as ndef`; --dump prints the bytes
+                a Type 4 tag's NDEF message like `decode --as ndef`; --dump prints the bytes;
+                --pcsc READER reads a Type 4 tag on a PC/SC NFC reader (pcscd) instead
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
@@ -60,7 +61,7 @@ enum ReaderCommands {
       case "--json": json = true
       case "--dump": dumpOnly = true
       case "--lenient": lenient = true
-      case "--device", "--timeout":
+      case "--device", "--timeout", "--pcsc":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "-h", "--help":
@@ -68,7 +69,9 @@ enum ReaderCommands {
         return 0
       default:
         let hint =
-          Suggestion.closest(to: argument, among: ["--device", "--timeout", "--json", "--dump", "--lenient"])
+          Suggestion.closest(
+            to: argument, among: ["--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient"]
+          )
           .map {
             "; did you mean '\($0)'?"
           } ?? ""

@@ -161,4 +161,26 @@ struct AnswerToResetTests {
       #expect(try parsed.encodedBytes() == bytes)
     }
   }
+
+  /// Random bytes never trap; whatever parses re-encodes to the same bytes, and whatever
+  /// fails names an offset inside the input (or just past its end).
+  @Test func randomBytesParseOrFailWithAnOffset() throws {
+    let seed = UInt64(0x7816_0003)
+    print("AnswerToReset random-input seed \(seed)")
+    var generator = SeededGenerator(seed: seed)
+    var parsed = 0
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 0...36, using: &generator)
+      var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      if !bytes.isEmpty, Bool.random(using: &generator) { bytes[0] = 0x3B }
+      do {
+        let atr = try AnswerToReset(parsing: bytes)
+        parsed += 1
+        #expect(try atr.encodedBytes() == bytes)
+      } catch {
+        #expect(error.offset >= 0 && error.offset <= bytes.count)
+      }
+    }
+    #expect(parsed > 0)
+  }
 }

@@ -179,6 +179,8 @@ final class PCSCStack {
       if card.isRunning { kill(card.processIdentifier, SIGKILL) }
     }
     card.waitUntilExit()
+    // The next test recreates it; the last one leaves nothing behind in /tmp.
+    try? FileManager.default.removeItem(atPath: Self.directory)
   }
 
   /// SIGTERM, wait up to 10 s for the process to go, then SIGKILL.

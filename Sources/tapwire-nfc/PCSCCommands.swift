@@ -205,25 +205,9 @@ enum PCSCCommands {
     let card = await connect(arguments)
     await announce(card)
     var transport = PCSCAPDUTransport(card: card)
-    for command in commands {
-      do throws(ReaderError) {
-        let reply = try await transport.transmit(command)
-        let data = Array(reply.dropLast(2))
-        let sw = StatusWord(sw1: reply[reply.count - 2], sw2: reply[reply.count - 1])
-        if json {
-          print(
-            "{\"ok\": true, \"format\": \"rapdu\", \"capdu\": \"\(Hex.string(command))\", "
-              + "\"data\": \"\(Hex.string(data))\", \"sw\": \"\(sw.hexString)\", "
-              + "\"category\": \"\(sw.category.name)\", \"meaning\": \(APDUCommand.quoted(sw.meaning))}")
-        } else {
-          let answer = data.isEmpty ? sw.hexString : Hex.string(data) + " " + sw.hexString
-          print("\(Hex.string(command)) -> \(answer) (\(sw.meaning))")
-        }
-      } catch {
-        TapwireNFC.fail("APDU \(Hex.string(command)) failed: \(error)", status: 1)
-      }
-    }
+    let failure = await APDUCommand.transmitEach(commands, over: &transport, json: json)
     try? await card.disconnect()
+    if let failure { TapwireNFC.fail(failure, status: 1) }
   }
 
   static func script(_ arguments: [String]) async {
@@ -245,54 +229,10 @@ enum PCSCCommands {
     let card = await connect(arguments)
     await announce(card)
     APDUCommand.progress("running \(script.steps.count) steps on \(card.reader)")
-    let total = script.steps.count
     var transport = PCSCAPDUTransport(card: card)
-    var run = ScriptRun(script: script)
-    var steps: [JSONStep] = []
-    var failure: String?
-    var failedStep: Int?
-    while let bytes = run.nextCommand {
-      let index = run.currentStep ?? 0
-      let step = script.steps[index]
-      let reply: [UInt8]
-      do { reply = try await transport.transmit(bytes) } catch {
-        failedStep = index
-        failure = "step \(index + 1)/\(total) \(APDUCommand.name(step)): the transport failed: \(error)"
-        APDUCommand.progress(failure ?? "")
-        break
-      }
-      do {
-        if let response = try run.receive(reply) {
-          steps.append(JSONStep(index: index, step: step, response: response, ok: true))
-          APDUCommand.progress(
-            "step \(index + 1)/\(total) \(APDUCommand.name(step)) -> \(response.statusWord.hexString) ok")
-        }
-      } catch {
-        let failedIndex = error.step ?? index
-        failedStep = failedIndex
-        let response = run.responses.last
-        let sw = response?.statusWord.hexString ?? "none"
-        let expected = script.steps[failedIndex].expectedStatusWords.compactMap(\.text).joined(separator: "|")
-        if let response {
-          steps.append(
-            JSONStep(index: failedIndex, step: script.steps[failedIndex], response: response, ok: false))
-        }
-        failure =
-          "step \(failedIndex + 1)/\(total) \(APDUCommand.name(script.steps[failedIndex])) -> \(sw) failed "
-          + "(\(error.code.name); expected \(expected.isEmpty ? "any" : expected))"
-        APDUCommand.progress(failure ?? "")
-        break
-      }
-    }
+    let outcome = await APDUCommand.execute(script, over: &transport)
     try? await card.disconnect()
-    let done = steps.filter(\.ok).count
-    if json {
-      print(JSONStep.summary(steps: steps, total: total, failedStep: failedStep, failure: failure))
-    }
-    if let failure {
-      TapwireNFC.fail("script failed at \(failure); \(done) of \(total) steps done", status: 1)
-    }
-    APDUCommand.progress("script done: \(done)/\(total) steps ok")
+    APDUCommand.finish(outcome, total: script.steps.count, json: json)
   }
 
   /// `dump --pcsc READER`: "ndef <message hex>" of the Type 4 tag in READER.

@@ -35,17 +35,25 @@ import NFCReader
   /// `MAX_BUFFER_SIZE_EXTENDED` keeps for the command header.
   static let maximumResponseSize = 4 + 3 + 65536 + 3 + 2
 
-  private func perform<T: Sendable>(_ body: @escaping @Sendable (SCARDHANDLE) -> Result<T, ReaderError>)
+  private func perform<T: Sendable>(
+    closing: Bool = false, _ body: @escaping @Sendable (SCARDHANDLE, String) -> Result<T, ReaderError>
+  )
     async throws(ReaderError) -> T
   {
+    // The block holds the card weakly and drops its strong reference before resuming: the
+    // caller's reference keeps the card alive, and the last release (deinit, which calls
+    // pcsc-lite) never runs on this queue after the caller went on (for example into exit()).
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<T, ReaderError>, Never>) in
-      queue.async {
-        guard self.isOpen else {
-          continuation.resume(returning: .failure(ReaderError(.sessionEnded, "the card was disconnected")))
-          return
-        }
-        continuation.resume(returning: body(self.handle))
+      queue.async { [weak self] in
+        let result: Result<T, ReaderError> = {
+          guard let self, self.isOpen else {
+            return .failure(ReaderError(.sessionEnded, "the card was disconnected"))
+          }
+          if closing { self.isOpen = false }
+          return body(self.handle, self.reader)
+        }()
+        continuation.resume(returning: result)
       }
     }
     return try result.get()
@@ -55,7 +63,7 @@ import NFCReader
   ///
   /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_W_REMOVED_CARD`, ...).
   public func atr() async throws(ReaderError) -> [UInt8] {
-    try await perform { card in
+    try await perform { card, reader in
       var atr = [UInt8](repeating: 0, count: Int(MAX_ATR_SIZE))
       var atrLength = DWORD(atr.count)
       var state: DWORD = 0
@@ -66,7 +74,7 @@ import NFCReader
         unsafe SCardStatus(card, nil, &nameLength, &state, &active, $0.baseAddress, &atrLength)
       }
       guard rc == pcscSuccess else {
-        return .failure(PCSCContext.code(rc).error("SCardStatus", self.reader))
+        return .failure(PCSCContext.code(rc).error("SCardStatus", reader))
       }
       return .success(Array(atr.prefix(min(Int(atrLength), atr.count))))
     }
@@ -80,7 +88,7 @@ import NFCReader
   ///   `SCARD_E_NOT_TRANSACTED`, ...
   public func transmit(_ command: [UInt8]) async throws(ReaderError) -> [UInt8] {
     let proto = activeProtocol
-    return try await perform { card in
+    return try await perform { card, reader in
       var request = SCARD_IO_REQUEST(
         dwProtocol: proto.rawValue, cbPciLength: UInt(MemoryLayout<SCARD_IO_REQUEST>.size))
       var response = [UInt8](repeating: 0, count: Self.maximumResponseSize)
@@ -93,7 +101,7 @@ import NFCReader
         }
       }
       guard rc == pcscSuccess else {
-        return .failure(PCSCContext.code(rc).error("SCardTransmit", self.reader))
+        return .failure(PCSCContext.code(rc).error("SCardTransmit", reader))
       }
       guard length >= 2 else {
         // Some drivers (vpcd among them) report success with no bytes when the card went
@@ -105,10 +113,10 @@ import NFCReader
           status = Self.status(card)
         }
         if status != pcscSuccess {
-          return .failure(PCSCContext.code(status).error("SCardTransmit", "\(self.reader): no response"))
+          return .failure(PCSCContext.code(status).error("SCardTransmit", "\(reader): no response"))
         }
         return .failure(
-          ReaderError(.tagError, "SCardTransmit: \(self.reader) answered \(length) bytes, less than SW1-SW2"))
+          ReaderError(.tagError, "SCardTransmit: \(reader) answered \(length) bytes, less than SW1-SW2"))
       }
       return .success(Array(response.prefix(min(Int(length), response.count))))
     }
@@ -136,7 +144,7 @@ import NFCReader
   /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_E_UNSUPPORTED_FEATURE`
   ///   for a code the driver does not know, ...).
   public func control(_ code: UInt, _ input: [UInt8] = []) async throws(ReaderError) -> [UInt8] {
-    try await perform { card in
+    try await perform { card, reader in
       var output = [UInt8](repeating: 0, count: 65536)
       var length: DWORD = 0
       // unsafe: input is read for its count, output holds `output.count` bytes.
@@ -148,7 +156,7 @@ import NFCReader
         }
       }
       guard rc == pcscSuccess else {
-        return .failure(PCSCContext.code(rc).error("SCardControl", self.reader))
+        return .failure(PCSCContext.code(rc).error("SCardControl", reader))
       }
       return .success(Array(output.prefix(min(Int(length), output.count))))
     }
@@ -160,13 +168,12 @@ import NFCReader
   /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (a removed card is not an error:
   ///   the connection ends either way).
   public func disconnect(_ disposition: PCSCDisposition = .leave) async throws(ReaderError) {
-    try await perform { card -> Result<Void, ReaderError> in
-      self.isOpen = false
+    try await perform(closing: true) { card, reader -> Result<Void, ReaderError> in
       let rc = SCardDisconnect(card, disposition.rawValue)
       let code = PCSCContext.code(rc)
       guard rc == pcscSuccess || code == .warningRemovedCard || code == .noSmartCard
       else {
-        return .failure(code.error("SCardDisconnect", self.reader))
+        return .failure(code.error("SCardDisconnect", reader))
       }
       return .success(())
     }

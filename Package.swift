@@ -17,8 +17,10 @@ let package = Package(
     .library(name: "NFCReader", targets: ["NFCReader"]),
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
+    .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
+    .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
   ],
@@ -41,6 +43,12 @@ let package = Package(
     .target(
       name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // pcsc-lite 1.9 through pkg-config (Debian libpcsclite-dev).
+    .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+    // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
+    .target(
+      name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
@@ -52,9 +60,14 @@ let package = Package(
     .executableTarget(
       name: "tapwire-nfc",
       dependencies: [
-        "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816", "NFCTags",
+        "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
+        "NFCTags",
       ],
       swiftSettings: swiftSettings),
+
+    // A virtual smart card for pcscd's vpcd driver (the PC/SC tests' card).
+    .executableTarget(
+      name: "tapwire-vcard", dependencies: ["ISO7816", "NFCTags", "NFCWire"], swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
@@ -123,6 +136,12 @@ let package = Package(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "PCSCTests",
+      dependencies: [
+        "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
+      ],
+      swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
       swiftSettings: swiftSettings),

@@ -42,6 +42,7 @@ public struct APDUError: Error, Sendable, Hashable {
       case tooManyGetResponses, tooManyRetries, responseTooLarge, commandTooLong
       case exchangeFinished, invalidHex, invalidStatusWordPattern, unexpectedStatusWord
       case unexpectedResponseData, unexpectedTag, sessionFinished, trailingData
+      case invalidInitialCharacter, truncatedAnswerToReset, invalidCheckCharacter, answerToResetTooLong
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -127,6 +128,15 @@ public struct APDUError: Error, Sendable, Hashable {
     /// Bytes follow an object that must be the whole input (one BER-TLV object, one script
     /// template).
     public static let trailingData = Code(.trailingData)
+    /// ISO/IEC 7816-3 §8.1: the initial character TS is neither 0x3B (direct) nor 0x3F (inverse convention).
+    public static let invalidInitialCharacter = Code(.invalidInitialCharacter)
+    /// ISO/IEC 7816-3 §8.2: the answer to reset ends before the interface bytes, historical
+    /// bytes or TCK that T0 and the TDi bytes announce.
+    public static let truncatedAnswerToReset = Code(.truncatedAnswerToReset)
+    /// ISO/IEC 7816-3 §8.2.5: the XOR of T0 through TCK is not zero.
+    public static let invalidCheckCharacter = Code(.invalidCheckCharacter)
+    /// ISO/IEC 7816-3 §8.2: an answer to reset has at most 32 characters after TS (33 bytes).
+    public static let answerToResetTooLong = Code(.answerToResetTooLong)
 
     /// The stable camelCase name of the code, as used in the JSON contract.
     public var name: String {
@@ -171,6 +181,10 @@ public struct APDUError: Error, Sendable, Hashable {
       case .unexpectedTag: return "unexpectedTag"
       case .sessionFinished: return "sessionFinished"
       case .trailingData: return "trailingData"
+      case .invalidInitialCharacter: return "invalidInitialCharacter"
+      case .truncatedAnswerToReset: return "truncatedAnswerToReset"
+      case .invalidCheckCharacter: return "invalidCheckCharacter"
+      case .answerToResetTooLong: return "answerToResetTooLong"
       }
     }
 
@@ -217,6 +231,10 @@ public struct APDUError: Error, Sendable, Hashable {
       case .unexpectedTag: return "a data object has an unexpected tag"
       case .sessionFinished: return "the session has already finished"
       case .trailingData: return "bytes follow the object that should end the input"
+      case .invalidInitialCharacter: return "TS must be 3B (direct) or 3F (inverse convention)"
+      case .truncatedAnswerToReset: return "the answer to reset ends before the bytes it announces"
+      case .invalidCheckCharacter: return "the check character TCK does not match"
+      case .answerToResetTooLong: return "an answer to reset is at most 33 bytes"
       }
     }
 

@@ -57,49 +57,71 @@ enum APDUCommand {
     }
     FileHandle.standardError.write(
       Data("running \(script.steps.count) steps on \(TapwireNFC.describe(tag))\n".utf8))
-    var run = ScriptRun(script: script)
+    let outcome = await execute(script, over: &transport)
+    await reader.close()
+    finish(outcome, total: script.steps.count, json: json)
+  }
+
+  /// What a script run did: the executed steps and, when it stopped early, why and where.
+  struct Outcome {
     var steps: [JSONStep] = []
     var failure: String?
     var failedStep: Int?
+  }
+
+  /// Runs `script` over any transport step by step (``ISO7816/ScriptRun``), one progress line
+  /// per step on standard error, stopping at a transport failure or the first step whose
+  /// response is not the expected one.
+  static func execute<Transport: APDUTransport>(_ script: Script, over transport: inout Transport) async
+    -> Outcome
+  {
+    var run = ScriptRun(script: script)
+    var outcome = Outcome()
     let total = script.steps.count
     while let bytes = run.nextCommand {
       let index = run.currentStep ?? 0
       let step = script.steps[index]
       let reply: [UInt8]
       do { reply = try await transport.transmit(bytes) } catch {
-        failedStep = index
-        failure = "step \(index + 1)/\(total) \(name(step)): the transport failed: \(error)"
-        progress(failure ?? "")
+        outcome.failedStep = index
+        outcome.failure = "step \(index + 1)/\(total) \(name(step)): the transport failed: \(error)"
+        progress(outcome.failure ?? "")
         break
       }
       do {
         if let response = try run.receive(reply) {
-          steps.append(JSONStep(index: index, step: step, response: response, ok: true))
+          outcome.steps.append(JSONStep(index: index, step: step, response: response, ok: true))
           progress("step \(index + 1)/\(total) \(name(step)) -> \(response.statusWord.hexString) ok")
         }
       } catch {
         let failedIndex = error.step ?? index
-        failedStep = failedIndex
+        outcome.failedStep = failedIndex
         let response = run.responses.last
         let sw = response?.statusWord.hexString ?? "none"
         let expected = script.steps[failedIndex].expectedStatusWords.compactMap(\.text).joined(separator: "|")
         if let response {
-          steps.append(
+          outcome.steps.append(
             JSONStep(index: failedIndex, step: script.steps[failedIndex], response: response, ok: false))
         }
-        failure =
+        outcome.failure =
           "step \(failedIndex + 1)/\(total) \(name(script.steps[failedIndex])) -> \(sw) failed "
           + "(\(error.code.name); expected \(expected.isEmpty ? "any" : expected))"
-        progress(failure ?? "")
+        progress(outcome.failure ?? "")
         break
       }
     }
-    await reader.close()
-    let done = steps.filter(\.ok).count
+    return outcome
+  }
+
+  /// Prints the `--json` summary, then exits 1 naming the failed step, or reports success.
+  static func finish(_ outcome: Outcome, total: Int, json: Bool) {
+    let done = outcome.steps.filter(\.ok).count
     if json {
-      print(JSONStep.summary(steps: steps, total: total, failedStep: failedStep, failure: failure))
+      print(
+        JSONStep.summary(
+          steps: outcome.steps, total: total, failedStep: outcome.failedStep, failure: outcome.failure))
     }
-    if let failure {
+    if let failure = outcome.failure {
       TapwireNFC.fail("script failed at \(failure); \(done) of \(total) steps done", status: 1)
     }
     progress("script done: \(done)/\(total) steps ok")
@@ -112,9 +134,21 @@ enum APDUCommand {
       await reader.close()
       TapwireNFC.fail("\(error)", status: 1)
     }
+    let failure = await transmitEach(commands, over: &transport, json: json)
+    await reader.close()
+    if let failure { TapwireNFC.fail(failure, status: 1) }
+  }
+
+  /// Sends each command APDU over any transport and prints its response (a `rapdu` object
+  /// with `--json`); returns the failure message of the first APDU the transport could not
+  /// exchange, or nil.
+  static func transmitEach<Transport: APDUTransport>(
+    _ commands: [[UInt8]], over transport: inout Transport, json: Bool
+  ) async -> String? {
     for command in commands {
-      do throws(ReaderError) {
+      do {
         let reply = try await transport.transmit(command)
+        guard reply.count >= 2 else { return "APDU \(Hex.string(command)): the response has no status word" }
         let data = Array(reply.dropLast(2))
         let sw = StatusWord(sw1: reply[reply.count - 2], sw2: reply[reply.count - 1])
         if json {
@@ -127,11 +161,10 @@ enum APDUCommand {
           print("\(Hex.string(command)) -> \(answer) (\(sw.meaning))")
         }
       } catch {
-        await reader.close()
-        TapwireNFC.fail("APDU \(Hex.string(command)) failed: \(error)", status: 1)
+        return "APDU \(Hex.string(command)) failed: \(error)"
       }
     }
-    await reader.close()
+    return nil
   }
 
   static func progress(_ line: String) {

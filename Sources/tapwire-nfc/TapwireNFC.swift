@@ -2,6 +2,7 @@ import Foundation
 import NDEF
 import NFCReader
 import NFCReaderLibNFC
+import NFCReaderPCSC
 import NFCTags
 import NFCWire
 import PN532Simulator
@@ -43,7 +44,9 @@ struct TapwireNFC {
     arguments.removeFirst()
     switch command {
     case "simulate": simulate(arguments)
+    case "dump" where arguments.contains("--pcsc"): await PCSCCommands.dump(arguments)
     case "dump": await dump(arguments)
+    case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)
     case "apdu": await APDUCommand.run(arguments)
     case "-h", "--help", "help": print(usage)

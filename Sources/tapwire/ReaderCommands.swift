@@ -5,14 +5,16 @@ import NFCWire
 /// `tapwire` (it links libnfc; `tapwire` does not), then decode what it read here.
 enum ReaderCommands {
   static let readUsage = """
-    usage: tapwire read [--device CONNSTRING] [--timeout SECONDS] [--json] [--dump] [--lenient]
+    usage: tapwire read [--device CONNSTRING | --pcsc READER] [--timeout SECONDS] [--json] [--dump]
+                        [--lenient]
            tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica]
                             [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
                 pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like
                 `decode --as t1t|t2t|t3t`, a Type 4 tag's NDEF message like `decode --as ndef`;
-                --dump prints the bytes
+                --dump prints the bytes; --pcsc READER reads a Type 4 tag on a PC/SC NFC reader
+                (pcscd) instead
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
@@ -77,14 +79,15 @@ enum ReaderCommands {
       case "--json": json = true
       case "--dump": dumpOnly = true
       case "--lenient": lenient = true
-      case "--device", "--timeout":
+      case "--device", "--timeout", "--pcsc":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "-h", "--help":
         print(readUsage)
         return 0
       default:
-        failUnknownOption(argument, among: ["--device", "--timeout", "--json", "--dump", "--lenient"])
+        failUnknownOption(
+          argument, among: ["--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient"])
       }
     }
     requireHelper()

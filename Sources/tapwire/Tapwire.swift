@@ -14,6 +14,7 @@ struct Tapwire {
            tapwire simulate [--tag ntag215] [--image FILE]
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
+           tapwire pcsc list|atr|apdu|script [--reader NAME] [--json] ...
            tapwire help [COMMAND]
 
     commands:
@@ -23,6 +24,7 @@ struct Tapwire {
       simulate run a simulated PN532 reader (for testing NFC programs without hardware)
       write    write an NDEF message (records as for encode) to a tag and verify it
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
+      pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -84,16 +86,18 @@ struct Tapwire {
       exit(ReaderCommands.write(arguments))
     case "apdu":
       exit(ReaderCommands.apdu(arguments))
+    case "pcsc":
+      exit(ReaderCommands.pcsc(arguments))
     case "help", "-h", "--help":
       let texts = [
         "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
-        "apdu": ReaderCommands.apduUsage,
+        "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage,
       ]
       print(arguments.first.flatMap { texts[$0] } ?? usage)
       exit(0)
     default:
       let suggestion = Suggestion.closest(
-        to: command, among: ["decode", "encode", "read", "simulate", "write", "apdu", "help"])
+        to: command, among: ["decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "help"])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

@@ -1,0 +1,86 @@
+import ISO7816
+import NDEF
+import NFCReader
+import NFCTags
+
+/// Why an NDEF read or write on a PC/SC card failed: the reader's, the tag layout's or the
+/// APDU layer's own typed error, kept whole.
+public enum PCSCNDEFError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The exchange with the card failed (``NFCReader/ReaderError`` with the PC/SC code, such
+  /// as `SCARD_W_REMOVED_CARD`).
+  case reader(ReaderError)
+  /// The capability container, the NDEF file or the message broke a rule of the Type 4 Tag
+  /// specification, or a status word ended the procedure (T4T 3.0 §5).
+  case tag(NFCTagError)
+  /// A response APDU broke an ISO/IEC 7816-4 rule (§5.1; GET RESPONSE bounds).
+  case apdu(APDUError)
+
+  /// `reader: ...`, `tag: ...` or `apdu: ...` with the wrapped error's description.
+  public var description: String {
+    switch self {
+    case .reader(let error): "reader: \(error.description)"
+    case .tag(let error): "tag: \(error.description)"
+    case .apdu(let error): "apdu: \(error.code.name) at offset \(error.offset)"
+    }
+  }
+}
+
+/// NDEF on a Type 4 tag in a PC/SC NFC reader, through ``NFCTags/Type4NDEFProcedure`` over
+/// ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5).
+extension PCSCCard {
+  /// Reads the NDEF message of the Type 4 tag: SELECT the NDEF application, read the CC
+  /// file, read NLEN (or ENLEN) and the message.
+  ///
+  /// - Returns: nil for NLEN 0 (a blank, formatted tag).
+  /// - Throws: ``PCSCNDEFError``.
+  public func readNDEF(options: TagDecodingOptions = .strict) async throws(PCSCNDEFError) -> NDEFMessage? {
+    let procedure = try await runType4(.read)
+    guard !procedure.message.isEmpty else { return nil }
+    do {
+      return try NDEFMessage(parsing: procedure.message, options: options.isLenient ? .lenient : .strict)
+    } catch {
+      throw .tag(NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error))
+    }
+  }
+
+  /// Reads the used part of the NDEF file: NLEN (or ENLEN) then the message (T4T 3.0 §5.4).
+  ///
+  /// - Throws: ``PCSCNDEFError``.
+  public func readNDEFFile() async throws(PCSCNDEFError) -> [UInt8] {
+    let procedure = try await runType4(.read)
+    let size = procedure.capabilityContainer?.fileControl.lengthFieldSize ?? 2
+    var bytes: [UInt8] = []
+    for i in stride(from: size - 1, through: 0, by: -1) {
+      bytes.append(UInt8(truncatingIfNeeded: procedure.message.count >> (i * 8)))
+    }
+    return bytes + procedure.message
+  }
+
+  /// Writes encoded NDEF message bytes with the NDEF update procedure (NLEN 0, the
+  /// message, NLEN; T4T 3.0 §5.5).
+  ///
+  /// - Throws: ``PCSCNDEFError`` (``NFCTags/NFCTagError/Code/messageTooLarge``,
+  ///   ``NFCTags/NFCTagError/Code/ndefFileNotWritable``, ...).
+  public func writeNDEF(bytes: [UInt8]) async throws(PCSCNDEFError) {
+    _ = try await runType4(.write(bytes))
+  }
+
+  private func runType4(_ operation: Type4NDEFProcedure.Operation) async throws(PCSCNDEFError)
+    -> Type4NDEFProcedure
+  {
+    var exchanger = APDUExchanger(transport: PCSCAPDUTransport(card: self))
+    var procedure = Type4NDEFProcedure(operation: operation)
+    var command: CommandAPDU? = procedure.start()
+    while let next = command {
+      let response: ResponseAPDU
+      do { response = try await exchanger.send(next) } catch {
+        switch error {
+        case .transport(let failure): throw .reader(failure)
+        case .apdu(let failure): throw .apdu(failure)
+        }
+      }
+      do { command = try procedure.receive(response) } catch { throw .tag(error) }
+    }
+    return procedure
+  }
+}

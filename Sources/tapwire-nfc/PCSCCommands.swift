@@ -1,0 +1,250 @@
+import Foundation
+import ISO7816
+import NDEF
+import NFCReader
+import NFCReaderPCSC
+import NFCWire
+
+/// `tapwire-nfc pcsc list|atr|apdu|script` and `tapwire-nfc dump --pcsc READER`: the same
+/// APDU exchanger, Type 4 NDEF procedure and script runner as the libnfc commands, over
+/// ``NFCReaderPCSC/PCSCAPDUTransport`` on any PC/SC reader (pcscd).
+///
+/// Exit 0 success, 1 no pcscd or reader, no card within the timeout, a transport failure or a
+/// failed script step (named), 2 bad usage.
+enum PCSCCommands {
+  static let usage = """
+    usage: tapwire-nfc pcsc list [--json]
+           tapwire-nfc pcsc atr [--reader NAME] [--timeout SECONDS] [--json]
+           tapwire-nfc pcsc apdu [--reader NAME] [--timeout SECONDS] [--json] HEX...
+           tapwire-nfc pcsc script [--reader NAME] [--timeout SECONDS] [--json] FILE
+    """
+
+  static func run(_ arguments: [String]) async {
+    guard let subcommand = arguments.first else { TapwireNFC.fail(usage) }
+    let rest = Array(arguments.dropFirst())
+    switch subcommand {
+    case "list": await list(rest)
+    case "atr": await atr(rest)
+    case "apdu": await apdu(rest)
+    case "script": await script(rest)
+    default: TapwireNFC.fail("unknown pcsc command '\(subcommand)'\n\(usage)")
+    }
+  }
+
+  static func context() -> PCSCContext {
+    do throws(ReaderError) { return try PCSCContext() } catch {
+      TapwireNFC.fail("no reader: \(error)", status: 1)
+    }
+  }
+
+  static func list(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let context = context()
+    var rows: [(String, PCSCReaderState?)] = []
+    do throws(ReaderError) {
+      for reader in try await context.readers() {
+        rows.append((reader, try? await context.state(of: reader)))
+      }
+    } catch {
+      TapwireNFC.fail("no reader: \(error)", status: 1)
+    }
+    if json {
+      let readers = rows.map { name, state in
+        "{\"name\": \(APDUCommand.quoted(name)), \"cardPresent\": \(state?.isCardPresent ?? false), "
+          + "\"atr\": \"\(Hex.string(state?.atr ?? []))\"}"
+      }
+      print("{\"ok\": true, \"format\": \"pcscReaders\", \"readers\": [\(readers.joined(separator: ", "))]}")
+      return
+    }
+    if rows.isEmpty { print("no readers") }
+    for (name, state) in rows {
+      let card =
+        state.map { $0.isCardPresent ? "card present, ATR \(Hex.string($0.atr))" : "empty" } ?? "unknown"
+      print("\(name): \(card)")
+    }
+  }
+
+  /// Waits for a card in `--reader` (or in the first reader that has one) and connects.
+  static func connect(_ arguments: [String]) async -> PCSCCard {
+    let named =
+      TapwireNFC.value(after: "--reader", in: arguments) ?? TapwireNFC.value(after: "--pcsc", in: arguments)
+    let timeout = Double(TapwireNFC.value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let context = context()
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    do throws(ReaderError) {
+      var reader = named
+      while reader == nil {
+        let readers = try await context.readers()
+        guard !readers.isEmpty else { TapwireNFC.fail("no reader: pcscd lists no reader", status: 1) }
+        for name in readers where try await context.state(of: name).isCardPresent {
+          reader = name
+          break
+        }
+        if reader != nil { break }
+        guard ContinuousClock.now < deadline else {
+          TapwireNFC.fail("no card within \(timeout) s", status: 1)
+        }
+        try? await Task.sleep(for: .milliseconds(200))
+      }
+      let name = reader ?? ""
+      guard try await context.waitForCard(in: name, timeout: deadline - ContinuousClock.now) != nil else {
+        TapwireNFC.fail("no card in \(name) within \(timeout) s", status: 1)
+      }
+      return try await context.connect(to: name)
+    } catch {
+      TapwireNFC.fail(error.code == .noReader ? "no reader: \(error)" : "\(error)", status: 1)
+    }
+  }
+
+  static func atr(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let card = await connect(arguments)
+    let bytes: [UInt8]
+    do throws(ReaderError) { bytes = try await card.atr() } catch { TapwireNFC.fail("\(error)", status: 1) }
+    try? await card.disconnect()
+    do throws(APDUError) {
+      let atr = try AnswerToReset(parsing: bytes)
+      print(
+        json
+          ? atrJSON(atr, bytes: bytes, reader: card.reader) : atrLines(atr, bytes: bytes, reader: card.reader)
+      )
+    } catch {
+      if json {
+        print(
+          "{\"ok\": false, \"format\": \"atr\", \"reader\": \(APDUCommand.quoted(card.reader)), "
+            + "\"atr\": \"\(Hex.string(bytes))\", \"error\": {\"code\": \"\(error.code.name)\", "
+            + "\"offset\": \(error.offset), \"message\": \(APDUCommand.quoted(error.code.message))}}")
+      }
+      TapwireNFC.fail("ATR \(Hex.string(bytes)) does not decode: \(error)", status: 1)
+    }
+  }
+
+  /// The interface bytes by name (`TA1`, ..., `TD1`, ...) with their values, in order.
+  static func interfaceBytes(_ atr: AnswerToReset) -> [(String, UInt8)] {
+    guard let bytes = try? atr.encodedBytes() else { return [] }
+    var result: [(String, UInt8)] = []
+    var index = 2
+    for (i, group) in atr.interfaceGroups.enumerated() {
+      for (letter, value) in [("A", group.ta), ("B", group.tb), ("C", group.tc)] where value != nil {
+        result.append(("T\(letter)\(i + 1)", bytes[index]))
+        index += 1
+      }
+      if i + 1 < atr.interfaceGroups.count {
+        result.append(("TD\(i + 1)", bytes[index]))
+        index += 1
+      }
+    }
+    return result
+  }
+
+  static func protocolNames(_ atr: AnswerToReset) -> String {
+    atr.protocols.map { $0 == 15 ? "T=15 (global)" : "T=\($0)" }.joined(separator: ", ")
+  }
+
+  /// The ATR as a few aligned lines for people.
+  static func atrLines(_ atr: AnswerToReset, bytes: [UInt8], reader: String) -> String {
+    let convention = atr.convention == .direct ? "direct" : "inverse"
+    let t0 = atr.formatCharacter
+    var lines = [
+      "reader      \(reader)",
+      "ATR         \(Hex.string(bytes))",
+      "TS          \(Hex.string([atr.convention.rawValue])) (\(convention) convention)",
+      "T0          \(Hex.string([t0])) (Y1 \(String(t0 >> 4, radix: 2)), \(atr.historicalBytes.count) historical bytes)",
+    ]
+    let interface = interfaceBytes(atr)
+    if !interface.isEmpty {
+      lines.append("interface   " + interface.map { "\($0.0) \(Hex.string([$0.1]))" }.joined(separator: "  "))
+    }
+    if let (fi, di) = atr.clockRateConversion {
+      lines.append("TA1         Fi index \(fi), Di index \(di)")
+    }
+    lines.append("protocols   \(protocolNames(atr))")
+    let printable = atr.historicalBytes.allSatisfy { (0x20...0x7E).contains($0) }
+    let text =
+      printable && !atr.historicalBytes.isEmpty
+      ? " \"\(String(decoding: atr.historicalBytes, as: UTF8.self))\"" : ""
+    lines.append(
+      "historical  \(atr.historicalBytes.isEmpty ? "none" : Hex.string(atr.historicalBytes))\(text)")
+    lines.append(
+      "TCK         " + (atr.checkCharacter.map { "\(Hex.string([$0])) (checked)" } ?? "absent (T=0 only)"))
+    return lines.joined(separator: "\n")
+  }
+
+  /// `{"ok": true, "format": "atr", ...}`.
+  static func atrJSON(_ atr: AnswerToReset, bytes: [UInt8], reader: String) -> String {
+    let interface = interfaceBytes(atr).map {
+      "{\"name\": \"\($0.0)\", \"value\": \"\(Hex.string([$0.1]))\"}"
+    }
+    let tck = atr.checkCharacter.map { "\"\(Hex.string([$0]))\"" } ?? "null"
+    return "{\"ok\": true, \"format\": \"atr\", \"reader\": \(APDUCommand.quoted(reader)), "
+      + "\"atr\": \"\(Hex.string(bytes))\", \"ts\": \"\(Hex.string([atr.convention.rawValue]))\", "
+      + "\"convention\": \"\(atr.convention == .direct ? "direct" : "inverse")\", "
+      + "\"t0\": \"\(Hex.string([atr.formatCharacter]))\", \"interfaceBytes\": [\(interface.joined(separator: ", "))], "
+      + "\"protocols\": [\(atr.protocols.map(String.init).joined(separator: ", "))], "
+      + "\"historicalBytes\": \"\(Hex.string(atr.historicalBytes))\", \"tck\": \(tck)}"
+  }
+
+  /// One line on standard error naming the card: `card in READER, ATR ..., T=1`.
+  static func announce(_ card: PCSCCard) async {
+    let bytes = (try? await card.atr()) ?? []
+    let protocols = (try? AnswerToReset(parsing: bytes)).map(protocolNames) ?? "ATR does not decode"
+    APDUCommand.progress("card in \(card.reader), ATR \(Hex.string(bytes)) (\(protocols))")
+  }
+
+  static func apdu(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let operands = TapwireNFC.operands(arguments, flags: ["--reader", "--timeout"], switches: ["--json"])
+    guard !operands.isEmpty else { TapwireNFC.fail("pcsc apdu needs command APDUs as hex") }
+    var commands: [[UInt8]] = []
+    for operand in operands {
+      guard let bytes = Hex.bytes(operand.filter { !$0.isWhitespace && $0 != ":" }), bytes.count >= 4 else {
+        TapwireNFC.fail("'\(operand)' is not a command APDU in hex (at least CLA INS P1 P2)")
+      }
+      commands.append(bytes)
+    }
+    let card = await connect(arguments)
+    await announce(card)
+    var transport = PCSCAPDUTransport(card: card)
+    let failure = await APDUCommand.transmitEach(commands, over: &transport, json: json)
+    try? await card.disconnect()
+    if let failure { TapwireNFC.fail(failure, status: 1) }
+  }
+
+  static func script(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let operands = TapwireNFC.operands(arguments, flags: ["--reader", "--timeout"], switches: ["--json"])
+    guard operands.count == 1, let path = operands.first else {
+      TapwireNFC.fail("pcsc script needs one FILE")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      TapwireNFC.fail("cannot read \(path)")
+    }
+    let script: Script
+    do throws(APDUError) {
+      script = try Script(parsingText: String(decoding: data, as: UTF8.self))
+    } catch {
+      let step = error.step.map { " at step \($0 + 1)" } ?? ""
+      TapwireNFC.fail("\(path): \(error)\(step)")
+    }
+    let card = await connect(arguments)
+    await announce(card)
+    APDUCommand.progress("running \(script.steps.count) steps on \(card.reader)")
+    var transport = PCSCAPDUTransport(card: card)
+    let outcome = await APDUCommand.execute(script, over: &transport)
+    try? await card.disconnect()
+    APDUCommand.finish(outcome, total: script.steps.count, json: json)
+  }
+
+  /// `dump --pcsc READER`: "ndef <message hex>" of the Type 4 tag in READER.
+  static func dump(_ arguments: [String]) async {
+    let card = await connect(arguments)
+    do throws(PCSCNDEFError) {
+      let message = try await card.readNDEF()
+      try? await card.disconnect()
+      print("ndef " + Hex.string((try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00]))
+    } catch {
+      try? await card.disconnect()
+      TapwireNFC.fail("read failed: \(error)", status: 1)
+    }
+  }
+}

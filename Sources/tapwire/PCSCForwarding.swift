@@ -1,0 +1,62 @@
+import Foundation
+
+/// `tapwire pcsc ...`: checked here, run by `tapwire-nfc pcsc` (which links pcsc-lite).
+extension ReaderCommands {
+  static let pcscUsage = """
+    usage: tapwire pcsc list [--json]
+           tapwire pcsc atr [--reader NAME] [--timeout SECONDS] [--json]
+           tapwire pcsc apdu [--reader NAME] [--timeout SECONDS] [--json] HEX...
+           tapwire pcsc script [--reader NAME] [--timeout SECONDS] [--json] FILE
+
+      list    the readers pcscd knows, each with its card's ATR when one is present
+      atr     wait for a card (in NAME, or in any reader) and decode its answer to reset
+              (ISO/IEC 7816-3: TS, T0, interface bytes, protocols, historical bytes, TCK)
+      apdu    send each command APDU and print its response
+      script  run an applet-update script (the format of `tapwire apdu --script`), one
+              progress line per step on standard error, stopping at the first failed step
+      The card's ATR is shown on standard error when apdu and script connect.
+      Exit status: 0 done, 1 no pcscd or reader, no card, a transport failure or a failed
+      step (named), 2 bad usage.
+
+    examples:
+      tapwire pcsc list
+      tapwire pcsc atr --json
+      tapwire pcsc apdu --reader "ACS ACR122U 00 00" 00A4040007D276000085010100
+      tapwire pcsc script --reader "Virtual PCD 00 00" update.apdu
+      tapwire read --pcsc "ACS ACR122U PICC Interface 00 00" --json
+    """
+
+  /// `tapwire pcsc`: checks the subcommand and options, runs `tapwire-nfc pcsc`.
+  static func pcsc(_ arguments: [String]) -> Int32 {
+    guard let subcommand = arguments.first, !["-h", "--help"].contains(subcommand) else {
+      print(pcscUsage)
+      return arguments.isEmpty ? 2 : 0
+    }
+    guard ["list", "atr", "apdu", "script"].contains(subcommand) else {
+      let hint =
+        Suggestion.closest(to: subcommand, among: ["list", "atr", "apdu", "script"]).map {
+          "; did you mean '\($0)'?"
+        } ?? ""
+      Tapwire.fail("unknown pcsc command '\(subcommand)'\(hint)")
+    }
+    var rest = arguments.dropFirst()
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--reader", "--timeout":
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+      case "--json": continue
+      case "-h", "--help":
+        print(pcscUsage)
+        return 0
+      case _ where argument.hasPrefix("--"):
+        let hint =
+          Suggestion.closest(to: argument, among: ["--reader", "--timeout", "--json"]).map {
+            "; did you mean '\($0)'?"
+          } ?? ""
+        Tapwire.fail("unknown option '\(argument)'\(hint)")
+      default: continue
+      }
+    }
+    return passThrough(["pcsc"] + arguments)
+  }
+}

@@ -49,11 +49,7 @@ extension ReaderCommands {
         print(pcscUsage)
         return 0
       case _ where argument.hasPrefix("--"):
-        let hint =
-          Suggestion.closest(to: argument, among: ["--reader", "--timeout", "--json"]).map {
-            "; did you mean '\($0)'?"
-          } ?? ""
-        Tapwire.fail("unknown option '\(argument)'\(hint)")
+        failUnknownOption(argument, among: ["--reader", "--timeout", "--json"])
       default: continue
       }
     }

@@ -22,6 +22,9 @@ struct UsageTests {
     (["read", "--jsn"], "unknown option '--jsn'; did you mean '--json'?"),
     (["write", "--mesage", "d00000"], "unknown option '--mesage'; did you mean '--message'?"),
     (["apdu", "--scrpt", "x.apdu"], "unknown option '--scrpt'; did you mean '--script'?"),
+    (["pcsc", "atr", "--redaer", "x"], "unknown option '--redaer'; did you mean '--reader'?"),
+    (["pcsc", "lst"], "unknown pcsc command 'lst'; did you mean 'list'?"),
+    (["read", "--pcs", "x"], "unknown option '--pcs'; did you mean '--pcsc'?"),
   ])
   func mistypedOptionsGetASuggestion(_ entry: ([String], String)) throws {
     let result = try CLI.run(entry.0)
@@ -32,7 +35,7 @@ struct UsageTests {
 
   @Test(arguments: [
     ["decode", "--help"], ["help", "decode"], ["encode", "--help"], ["encode", "adv", "--help"],
-    ["write", "--help"], ["apdu", "--help"], ["read", "--help"], ["simulate", "--help"],
+    ["write", "--help"], ["apdu", "--help"], ["read", "--help"], ["simulate", "--help"], ["pcsc", "--help"],
   ])
   func helpHasExamples(_ arguments: [String]) throws {
     let result = try CLI.run(arguments)

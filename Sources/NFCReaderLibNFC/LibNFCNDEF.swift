@@ -292,16 +292,12 @@ extension LibNFCReader {
     do { transport = try LibNFCAPDUTransport(reader: self, tag: tag) } catch { throw .reader(error) }
     var exchanger = APDUExchanger(transport: transport)
     var procedure = Type4NDEFProcedure(operation: operation)
-    var command: CommandAPDU? = procedure.start()
-    while let next = command {
-      let response: ResponseAPDU
-      do { response = try await exchanger.send(next) } catch {
-        switch error {
-        case .transport(let failure): throw .reader(failure)
-        case .apdu(let failure): throw .apdu(failure)
-        }
+    do { try await procedure.run(over: &exchanger) } catch {
+      switch error {
+      case .transport(let failure): throw .reader(failure)
+      case .apdu(let failure): throw .apdu(failure)
+      case .tag(let failure): throw .tag(failure)
       }
-      do { command = try procedure.receive(response) } catch { throw .tag(error) }
     }
     return procedure
   }

@@ -70,16 +70,12 @@ extension PCSCCard {
   {
     var exchanger = APDUExchanger(transport: PCSCAPDUTransport(card: self))
     var procedure = Type4NDEFProcedure(operation: operation)
-    var command: CommandAPDU? = procedure.start()
-    while let next = command {
-      let response: ResponseAPDU
-      do { response = try await exchanger.send(next) } catch {
-        switch error {
-        case .transport(let failure): throw .reader(failure)
-        case .apdu(let failure): throw .apdu(failure)
-        }
+    do { try await procedure.run(over: &exchanger) } catch {
+      switch error {
+      case .transport(let failure): throw .reader(failure)
+      case .apdu(let failure): throw .apdu(failure)
+      case .tag(let failure): throw .tag(failure)
       }
-      do { command = try procedure.receive(response) } catch { throw .tag(error) }
     }
     return procedure
   }

@@ -112,6 +112,9 @@ let package = Package(
       name: "FuzzReaderDiscovery", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderDiscovery",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.

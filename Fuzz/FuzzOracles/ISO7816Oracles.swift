@@ -88,3 +88,21 @@ public enum APDUScriptOracle {
     }
   }
 }
+
+/// Answers to reset (ISO/IEC 7816-3 §8): whatever parses re-encodes byte for byte (TCK
+/// recomputed), and the span entry point at a base offset gives the same model.
+public enum AnswerToResetOracle {
+  /// Checks one input.
+  public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    let parsed = try? AnswerToReset(parsing: bytes)
+    let atOffset = try? AnswerToReset(parsing: bytes.span.bytes, baseOffset: 1000)
+    try require(parsed == atOffset, "the array and span entry points disagree")
+    guard let parsed else { return }
+    try require(bytes.count <= AnswerToReset.maximumSize, "an ATR over 33 bytes decoded")
+    try require(
+      (try? parsed.encodedBytes()) == bytes, "ATR did not re-encode byte for byte")
+    try require(parsed.encodedCount == bytes.count, "encodedCount differs from the input size")
+    _ = parsed.protocols
+    _ = parsed.clockRateConversion
+  }
+}

@@ -29,7 +29,8 @@ FuzzBTSnoop btsnoop btsnoop
 FuzzTagImages tags tags
 FuzzType4Procedure type4 type4
 FuzzReaderDiscovery discovery discovery
-FuzzPN532Frame pn532 pn532"
+FuzzPN532Frame pn532 pn532
+FuzzAnswerToReset atr atr"
 
 selected=("$@")
 while read -r target folder dict; do

@@ -17,6 +17,7 @@ struct CorpusReplayTests {
     "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check, "ndefrecord": NDEFRecordTypeOracle.check,
     "tags": TagImageOracle.check, "type4": Type4ProcedureOracle.check,
     "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
+    "atr": AnswerToResetOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -163,50 +163,43 @@ enum DecodeCommand {
     if text.hasSuffix("\n") { text.removeLast() }
     if text.isEmpty { return 0 }
     var failed = false
-    var output = ""
-    output.reserveCapacity(data.count * 4)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    var progress = Progress(total: lines.count)
+    var output = BatchOutput(total: lines.count)
     for (index, line) in lines.enumerated() {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
-      progress.update(index + 1, label: trimmed)
-      if !trimmed.isEmpty, Input.hexBytes(trimmed) == nil, FileManager.default.fileExists(atPath: trimmed),
+      output.progress.update(index + 1, label: trimmed)
+      let bytes = Input.hexBytes(trimmed)
+      if !trimmed.isEmpty, bytes == nil, FileManager.default.fileExists(atPath: trimmed),
         !Directory.isDirectory(trimmed)
       {
         let (entry, ok) = Directory.decodeFile(trimmed, options: options)
         if !ok { failed = true }
-        output += entry
-      } else {
-        let format = options.format ?? Format.ndef
-        guard !trimmed.isEmpty, let bytes = Input.hexBytes(trimmed) else {
-          failed = true
-          let code = trimmed.isEmpty ? "emptyInput" : "invalidHex"
-          let message = trimmed.isEmpty ? "the input line is empty" : "the input line is not hex bytes"
-          let json = NDEFOutput.errorJSON(format: format.name, code: code, offset: 0, message: message)
-          output += (options.json ? json.serialized : "error: \(code): \(message)") + "\n"
-          continue
-        }
-        if options.json {
-          let (json, ok) = format.json(bytes, options.lenient)
-          if !ok { failed = true }
-          output += json.serialized + "\n"
-        } else {
-          switch format.human(bytes, options.lenient) {
-          case .success(let lines): output += lines.joined(separator: "\n") + "\n"
-          case .failure(let failure):
-            failed = true
-            output += "error: \(failure.text)\n"
-          }
-        }
+        output.append(entry)
+        continue
       }
-      if output.utf8.count > 1 << 16 {
-        progress.clear()
-        FileHandle.standardOutput.write(Data(output.utf8))
-        output = ""
+      let format = options.format ?? Format.ndef
+      guard !trimmed.isEmpty, let bytes else {
+        failed = true
+        let code = trimmed.isEmpty ? "emptyInput" : "invalidHex"
+        let message = trimmed.isEmpty ? "the input line is empty" : "the input line is not hex bytes"
+        let json = NDEFOutput.errorJSON(format: format.name, code: code, offset: 0, message: message)
+        output.append((options.json ? json.serialized : "error: \(code): \(message)") + "\n")
+        continue
+      }
+      if options.json {
+        let (json, ok) = format.json(bytes, options.lenient)
+        if !ok { failed = true }
+        output.append(json.serialized + "\n")
+      } else {
+        switch format.human(bytes, options.lenient) {
+        case .success(let lines): output.append(lines.joined(separator: "\n") + "\n")
+        case .failure(let failure):
+          failed = true
+          output.append("error: \(failure.text)\n")
+        }
       }
     }
-    progress.finish()
-    FileHandle.standardOutput.write(Data(output.utf8))
+    output.finish()
     return failed ? 1 : 0
   }
 }

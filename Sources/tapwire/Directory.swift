@@ -18,22 +18,15 @@ enum Directory {
 
   static func run(_ path: String, options: DecodeCommand.Options) -> Int32 {
     guard let files = files(path) else { Tapwire.fail("cannot read the directory \(path)") }
-    var progress = Progress(total: files.count)
+    var output = BatchOutput(total: files.count)
     var failed = false
-    var output = ""
     for (index, file) in files.enumerated() {
-      progress.update(index + 1, label: file)
+      output.progress.update(index + 1, label: file)
       let (entry, ok) = decodeFile(file, options: options)
       if !ok { failed = true }
-      output += entry
-      if output.utf8.count > 1 << 16 {
-        progress.clear()
-        FileHandle.standardOutput.write(Data(output.utf8))
-        output = ""
-      }
+      output.append(entry)
     }
-    progress.finish()
-    FileHandle.standardOutput.write(Data(output.utf8))
+    output.finish()
     return failed ? 1 : 0
   }
 

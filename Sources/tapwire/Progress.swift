@@ -47,3 +47,30 @@ struct Progress {
 
   mutating func finish() { clear() }
 }
+
+/// Standard output of a batch (a directory, a `--lines` input), written in pieces of about
+/// 64 KB with the progress line erased before each write, so the two never interleave.
+struct BatchOutput {
+  var progress: Progress
+  private var text = ""
+
+  init(total: Int) { progress = Progress(total: total) }
+
+  /// Appends one entry's output (ending in a newline).
+  mutating func append(_ entry: String) {
+    text += entry
+    if text.utf8.count > 1 << 16 { flush() }
+  }
+
+  /// Erases the progress line and writes what remains.
+  mutating func finish() {
+    progress.finish()
+    flush()
+  }
+
+  private mutating func flush() {
+    progress.clear()
+    FileHandle.standardOutput.write(Data(text.utf8))
+    text = ""
+  }
+}

@@ -93,7 +93,8 @@ enum ScalingBenchmarks {
         {
           n in
           var sum = 0
-          for _ in 0..<n { sum &+= NDEFBenchmarks.walk(bytes) }
+          let span = bytes.span.bytes
+          for _ in 0..<n { sum &+= NDEFBenchmarks.walk(span) }
           return sum
         }
       )
@@ -107,7 +108,8 @@ enum ScalingBenchmarks {
         ) {
           n in
           var sum = 0
-          for _ in 0..<n { sum &+= NDEFBenchmarks.walk(bytes) }
+          let span = bytes.span.bytes
+          for _ in 0..<n { sum &+= NDEFBenchmarks.walk(span) }
           return sum
         }
       )

@@ -3,7 +3,7 @@ public struct ADFlags: OptionSet, Sendable, Hashable {
   /// The Flags octet.
   public let rawValue: UInt8
   /// Creates flags from the octet.
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// Bit 0: LE Limited Discoverable Mode.
   public static let leLimitedDiscoverable = ADFlags(rawValue: 0x01)

@@ -18,15 +18,15 @@ public struct ADStructureView: ~Escapable {
   }
 
   /// Absolute offset of the first data octet.
-  public var dataOffset: Int { offset &+ 2 }
+  @inlinable public var dataOffset: Int { offset &+ 2 }
   /// The Length octet's value: data length plus one.
-  public var length: Int { data.byteCount &+ 1 }
+  @inlinable public var length: Int { data.byteCount &+ 1 }
 
   // MARK: Typed access without allocation
 
   /// The Flags value (CSS Part A §1.3): the first data octet; an empty Flags structure
   /// reads as no flags set. `nil` when the structure is not Flags.
-  public var flags: ADFlags? {
+  @inlinable public var flags: ADFlags? {
     guard type == .flags else { return nil }
     return ADFlags(rawValue: data.byte(at: 0) ?? 0)
   }
@@ -34,7 +34,7 @@ public struct ADStructureView: ~Escapable {
   /// The TX Power Level in dBm (CSS Part A §1.5). `nil` when not that type.
   ///
   /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` unless exactly one octet.
-  public func txPowerLevel() throws(BLEAdvertisingError) -> Int8? {
+  @inlinable public func txPowerLevel() throws(BLEAdvertisingError) -> Int8? {
     guard type == .txPowerLevel else { return nil }
     try expect(count: 1)
     return Int8(bitPattern: data.byte(at: 0) ?? 0)
@@ -43,7 +43,7 @@ public struct ADStructureView: ~Escapable {
   /// The Appearance value (CSS Part A §1.12). `nil` when not that type.
   ///
   /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` unless exactly two octets.
-  public func appearance() throws(BLEAdvertisingError) -> UInt16? {
+  @inlinable public func appearance() throws(BLEAdvertisingError) -> UInt16? {
     guard type == .appearance else { return nil }
     try expect(count: 2)
     var reader = ByteReader(data)
@@ -56,7 +56,7 @@ public struct ADStructureView: ~Escapable {
   /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` when the data is not a
   ///   multiple of the UUID width.
   @_lifetime(copy self)
-  public func uuidList() throws(BLEAdvertisingError) -> UUIDListView? {
+  @inlinable public func uuidList() throws(BLEAdvertisingError) -> UUIDListView? {
     guard let width = type.uuidListWidth else { return nil }
     guard data.byteCount % width == 0 else {
       throw BLEAdvertisingError(.invalidDataLength, offset: offset)
@@ -68,11 +68,22 @@ public struct ADStructureView: ~Escapable {
   ///
   /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` when shorter than its UUID.
   @_lifetime(copy self)
-  public func serviceData() throws(BLEAdvertisingError) -> ServiceDataView? {
+  @inlinable public func serviceData() throws(BLEAdvertisingError) -> ServiceDataView? {
     guard let width = type.serviceDataUUIDWidth else { return nil }
-    guard data.byteCount >= width,
-      let uuid = BluetoothUUID(littleEndian: data.extracting(0..<width))
-    else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+    var reader = ByteReader(data)
+    let uuid: BluetoothUUID
+    switch width {
+    case 2:
+      guard let value = reader.readUInt16LE() else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+      uuid = BluetoothUUID(uuid16: value)
+    case 4:
+      guard let value = reader.readUInt32LE() else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+      uuid = BluetoothUUID(uuid32: value)
+    default:
+      guard let low = reader.readLittleEndian(UInt64.self), let high = reader.readLittleEndian(UInt64.self)
+      else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+      uuid = BluetoothUUID(high: high, low: low)
+    }
     return ServiceDataView(
       uuid: uuid, uuidWidth: width, data: data.extracting(width..<data.byteCount),
       dataOffset: dataOffset &+ width)
@@ -83,7 +94,7 @@ public struct ADStructureView: ~Escapable {
   /// - Throws: ``BLEAdvertisingError/Code/invalidDataLength`` when shorter than the
   ///   two-octet company identifier.
   @_lifetime(copy self)
-  public func manufacturerData() throws(BLEAdvertisingError) -> ManufacturerDataView? {
+  @inlinable public func manufacturerData() throws(BLEAdvertisingError) -> ManufacturerDataView? {
     guard type == .manufacturerSpecificData else { return nil }
     var reader = ByteReader(data, baseOffset: dataOffset)
     guard let company = reader.readUInt16LE() else {
@@ -97,12 +108,12 @@ public struct ADStructureView: ~Escapable {
   /// The local name's UTF-8 bytes and whether it is complete (CSS Part A §1.2); `nil`
   /// when the structure is not a local name.
   @_lifetime(copy self)
-  public func localName() -> LocalNameView? {
+  @inlinable public func localName() -> LocalNameView? {
     guard type == .completeLocalName || type == .shortenedLocalName else { return nil }
     return LocalNameView(utf8: data, isComplete: type == .completeLocalName)
   }
 
-  func expect(count: Int) throws(BLEAdvertisingError) {
+  @inlinable func expect(count: Int) throws(BLEAdvertisingError) {
     guard data.byteCount == count else {
       throw BLEAdvertisingError(.invalidDataLength, offset: offset)
     }

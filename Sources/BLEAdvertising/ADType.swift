@@ -171,7 +171,7 @@ public struct ADType: RawRepresentable, Sendable, Hashable {
 
   /// The UUID width in octets when this type carries a service UUID list or service
   /// solicitation list (2, 4 or 16), else `nil`.
-  public var uuidListWidth: Int? {
+  @inlinable public var uuidListWidth: Int? {
     switch rawValue {
     case 0x02, 0x03, 0x14: return 2
     case 0x04, 0x05, 0x1F: return 4
@@ -181,7 +181,7 @@ public struct ADType: RawRepresentable, Sendable, Hashable {
   }
 
   /// Whether this type is one of the six service class UUID lists (CSS Part A §1.1).
-  public var isServiceUUIDList: Bool { rawValue >= 0x02 && rawValue <= 0x07 }
+  @inlinable public var isServiceUUIDList: Bool { rawValue >= 0x02 && rawValue <= 0x07 }
 
   /// Whether this type is a «Complete List» of service class UUIDs.
   public var isCompleteServiceUUIDList: Bool {
@@ -189,7 +189,7 @@ public struct ADType: RawRepresentable, Sendable, Hashable {
   }
 
   /// The UUID width in octets when this type is Service Data (2, 4 or 16), else `nil`.
-  public var serviceDataUUIDWidth: Int? {
+  @inlinable public var serviceDataUUIDWidth: Int? {
     switch rawValue {
     case 0x16: return 2
     case 0x20: return 4

@@ -21,9 +21,9 @@ public struct AdvertisingDataView: ~Escapable {
   public let baseOffset: Int
   /// The number of AD structures (padding not counted).
   public let structureCount: Int
-  /// The rules the input broke that lenient decoding accepted; always empty in strict
-  /// mode. Empty arrays do not allocate.
-  public let warnings: [BLEAdvertisingWarning]
+  /// Absolute offset of the Length octet lenient decoding stopped at (the one rule it
+  /// accepts: a structure running past the end); -1 when the input broke no rule.
+  let truncationOffset: Int
   /// Where the single-valued fields stand, noted while validating.
   let fields: Fields
 
@@ -81,7 +81,7 @@ public struct AdvertisingDataView: ~Escapable {
     var count = 0
     let total = bytes.byteCount
     var end = total
-    var warnings: [BLEAdvertisingWarning] = []
+    var truncationOffset = -1
     while index < total {
       let length = Int(bytes.byte(at: index) ?? 0)
       if length == 0 {
@@ -94,7 +94,7 @@ public struct AdvertisingDataView: ~Escapable {
         guard options.isLenient else {
           throw BLEAdvertisingError(.structureLengthExceedsInput, offset: at)
         }
-        warnings.append(BLEAdvertisingWarning(.structureLengthExceedsInput, offset: at))
+        truncationOffset = at
         end = index
         break
       }
@@ -105,7 +105,7 @@ public struct AdvertisingDataView: ~Escapable {
     self.bytes = bytes.extracting(0..<end)
     self.baseOffset = baseOffset
     self.structureCount = count
-    self.warnings = warnings
+    self.truncationOffset = truncationOffset
     self.fields = fields
   }
 
@@ -115,6 +115,27 @@ public struct AdvertisingDataView: ~Escapable {
     validating bytes: Span<UInt8>, baseOffset: Int = 0, options: BLEAdvertisingOptions = .strict
   ) throws(BLEAdvertisingError) {
     try self.init(validating: bytes.bytes, baseOffset: baseOffset, options: options)
+  }
+
+  /// The rules the input broke that lenient decoding accepted; always empty in strict
+  /// mode. Lenient decoding accepts one rule (a Length octet running past the end stops
+  /// decoding there), so this holds at most one warning; the view stores its offset only.
+  public var warnings: [BLEAdvertisingWarning] {
+    truncationOffset < 0 ? [] : [BLEAdvertisingWarning(.structureLengthExceedsInput, offset: truncationOffset)]
+  }
+
+  /// Checks and iterates the AD structures of unvalidated `bytes` in one pass (strict):
+  /// for a scanner that reads every structure once, this does the work of
+  /// `init(validating:)` and `structures` together.
+  ///
+  /// ```swift
+  /// var it = AdvertisingDataView.checkedStructures(bytes.span.bytes)
+  /// while let s = try it.next() { _ = s.type }
+  /// ```
+  @_lifetime(copy bytes)
+  @inlinable
+  public static func checkedStructures(_ bytes: RawSpan, baseOffset: Int = 0) -> CheckedADStructureIterator {
+    CheckedADStructureIterator(bytes, baseOffset: baseOffset)
   }
 
   /// The AD structures in order, as views (padding skipped).
@@ -233,6 +254,52 @@ public struct ADStructureIterator: ~Escapable {
       index = end
       return ADStructureView(
         type: ADType(rawValue: type), data: bytes.extracting((start &+ 2)..<end), offset: baseOffset &+ start)
+    }
+    return nil
+  }
+}
+
+/// Iterates the AD structures of unvalidated bytes, checking each Length octet as it goes
+/// (Core Vol 3 Part C §11, strict): `next()` throws at the first structure that runs past
+/// the end, so a loop that reaches `nil` has validated the whole input. No allocation.
+public struct CheckedADStructureIterator: ~Escapable {
+  @usableFromInline let bytes: RawSpan
+  @usableFromInline let baseOffset: Int
+  @usableFromInline var index = 0
+
+  @_lifetime(copy bytes)
+  @usableFromInline init(_ bytes: RawSpan, baseOffset: Int) {
+    self.bytes = bytes
+    self.baseOffset = baseOffset
+  }
+
+  /// The next structure, or `nil` after the last (zero-length padding is skipped).
+  ///
+  /// - Throws: ``BLEAdvertisingError/Code/structureLengthExceedsInput`` at the Length
+  ///   octet of a structure that runs past the end; the iterator then stays at the end.
+  @_lifetime(copy self)
+  @inlinable public mutating func next() throws(BLEAdvertisingError) -> ADStructureView? {
+    let total = bytes.byteCount
+    while index < total {
+      let start = index
+      // Invariant: 0 <= start < total.
+      let length = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start, as: UInt8.self))
+      if length == 0 {
+        index = start &+ 1
+        continue
+      }
+      // The Length octet and `length` more octets (the type and the data) must fit.
+      guard length < total &- start else {
+        index = total
+        throw BLEAdvertisingError(.structureLengthExceedsInput, offset: baseOffset &+ start)
+      }
+      let end = start &+ 1 &+ length
+      index = end
+      // Invariant: start + 1 < end <= total.
+      let type = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 1, as: UInt8.self)
+      return ADStructureView(
+        type: ADType(rawValue: type), data: unsafe bytes.extracting(unchecked: (start &+ 2)..<end),
+        offset: baseOffset &+ start)
     }
     return nil
   }

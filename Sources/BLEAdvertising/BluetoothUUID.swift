@@ -12,27 +12,27 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable {
   public let low: UInt64
 
   /// High half of the Bluetooth Base UUID, without the 32-bit shorthand value.
-  static let baseHigh: UInt64 = 0x0000_0000_0000_1000
+  @usableFromInline static let baseHigh: UInt64 = 0x0000_0000_0000_1000
   /// Low half of the Bluetooth Base UUID.
-  static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
+  @usableFromInline static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
 
   /// A UUID from its two 64-bit halves.
-  public init(high: UInt64, low: UInt64) {
+  @inlinable public init(high: UInt64, low: UInt64) {
     self.high = high
     self.low = low
   }
 
   /// A 16-bit UUID on the Base UUID (Core Vol 3 Part B §2.5.1).
-  public init(uuid16: UInt16) { self.init(uuid32: UInt32(uuid16)) }
+  @inlinable public init(uuid16: UInt16) { self.init(uuid32: UInt32(uuid16)) }
 
   /// A 32-bit UUID on the Base UUID (Core Vol 3 Part B §2.5.1).
-  public init(uuid32: UInt32) {
+  @inlinable public init(uuid32: UInt32) {
     self.init(high: UInt64(uuid32) << 32 | Self.baseHigh, low: Self.baseLow)
   }
 
   /// The UUID sent little-endian in `bytes` (2, 4 or 16 octets, as in AD structures);
   /// `nil` for any other length.
-  public init?(littleEndian bytes: RawSpan) {
+  @inlinable public init?(littleEndian bytes: RawSpan) {
     var reader = ByteReader(bytes)
     switch bytes.byteCount {
     case 2:

@@ -4,7 +4,7 @@ public struct CompanyIdentifier: RawRepresentable, Sendable, Hashable, Comparabl
   /// The 16-bit identifier.
   public let rawValue: UInt16
   /// Creates an identifier.
-  public init(rawValue: UInt16) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
 
   /// 0x004C Apple, Inc. (iBeacon layout).
   public static let apple = CompanyIdentifier(rawValue: 0x004C)

@@ -7,7 +7,7 @@ public struct LocalNameView: ~Escapable {
   /// `true` for Complete Local Name, `false` for Shortened Local Name.
   public let isComplete: Bool
 
-  @_lifetime(copy utf8)
+  @usableFromInline @_lifetime(copy utf8)
   init(utf8: RawSpan, isComplete: Bool) {
     self.utf8 = utf8
     self.isComplete = isComplete

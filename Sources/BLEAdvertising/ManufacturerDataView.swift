@@ -8,7 +8,7 @@ public struct ManufacturerDataView: ~Escapable {
   /// Absolute offset of the data after the company identifier.
   public let dataOffset: Int
 
-  @_lifetime(copy data)
+  @usableFromInline @_lifetime(copy data)
   init(companyID: CompanyIdentifier, data: RawSpan, dataOffset: Int) {
     self.companyID = companyID
     self.data = data

@@ -9,7 +9,7 @@ public struct ServiceDataView: ~Escapable {
   /// Absolute offset of the data after the UUID.
   public let dataOffset: Int
 
-  @_lifetime(copy data)
+  @usableFromInline @_lifetime(copy data)
   init(uuid: BluetoothUUID, uuidWidth: Int, data: RawSpan, dataOffset: Int) {
     self.uuid = uuid
     self.uuidWidth = uuidWidth

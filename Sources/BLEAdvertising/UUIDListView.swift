@@ -8,17 +8,17 @@ public struct UUIDListView: ~Escapable {
   public let dataOffset: Int
 
   @_lifetime(copy data)
-  init(data: RawSpan, width: Int, dataOffset: Int) {
+  @usableFromInline init(data: RawSpan, width: Int, dataOffset: Int) {
     self.data = data
     self.width = width
     self.dataOffset = dataOffset
   }
 
   /// The number of UUIDs.
-  public var count: Int { data.byteCount / width }
+  @inlinable public var count: Int { data.byteCount / width }
 
   /// The UUID at `index` (0..<count), or `nil` outside.
-  public func uuid(at index: Int) -> BluetoothUUID? {
+  @inlinable public func uuid(at index: Int) -> BluetoothUUID? {
     guard index >= 0, index < count else { return nil }
     let start = index &* width
     return BluetoothUUID(littleEndian: data.extracting(start..<(start &+ width)))

@@ -43,57 +43,98 @@ public struct NDEFMessageView: ~Escapable {
   ) throws(NDEFError) {
     guard bytes.byteCount > 0 else { throw NDEFError(.emptyInput, offset: baseOffset) }
     let lenient = options.isLenient
+    let maximumRecordCount = options.maximumRecordCount
     var warnings: [NDEFWarning] = []
-    var reader = ByteReader(bytes, baseOffset: baseOffset)
+    let total = bytes.byteCount
+    var index = 0
     var inChunkSequence = false
     var logicalCount = 0
     var physicalCount = 0
     var sawMessageEnd = false
-    var messageLength = bytes.byteCount
+    var messageLength = total
 
-    while !reader.isAtEnd {
-      let record: NDEFPhysicalRecord
-      if let scanned = NDEFPhysicalRecord.scan(bytes, at: reader.index) {
-        record = scanned
-        _ = reader.move(to: scanned.end)
-      } else {
-        record = try NDEFPhysicalRecord.read(&reader)
+    // The hot loop reads each header once and keeps its fields in registers; the rare
+    // paths (a field that does not fit, a rule broken) are out of line and re-read what
+    // they need. The layout checks are those of `NDEFPhysicalRecord.scan`.
+    while index < total {
+      let start = index
+      var h: UInt8 = 0
+      var typeLength = 0
+      var idLength = 0
+      var payloadLength = 0
+      var fits = false
+      fast: do {
+        let remaining = total &- start
+        guard remaining >= 3 else { break fast }
+        // Invariant: start + 2 < total.
+        h = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start, as: UInt8.self)
+        typeLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 1, as: UInt8.self))
+        let short = h & NDEFRecordHeader.shortRecordBit != 0
+        let hasID = h & NDEFRecordHeader.idLengthPresentBit != 0
+        let headerLength = (short ? 3 : 6) &+ (hasID ? 1 : 0)
+        guard remaining >= headerLength else { break fast }
+        // Invariant: start + headerLength <= total.
+        if short {
+          payloadLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 2, as: UInt8.self))
+        } else {
+          let value = UInt32(
+            bigEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: start &+ 2, as: UInt32.self))
+          guard let length = Int(exactly: value) else { break fast }
+          payloadLength = length
+        }
+        if hasID {
+          idLength = Int(
+            unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ headerLength &- 1, as: UInt8.self))
+        }
+        let payloadStart = start &+ headerLength &+ typeLength &+ idLength
+        // payloadStart <= total + 510 here, so only the payload length can overflow.
+        guard payloadStart <= total, payloadLength <= total &- payloadStart else { break fast }
+        index = payloadStart &+ payloadLength
+        fits = true
       }
-      let offset = baseOffset &+ record.start
-      let header = record.header
-      let first = physicalCount == 0
+      if !fits {
+        // Some field runs past the end: `read` throws the error that names it.
+        let record = try Self.readFailing(bytes, at: start, baseOffset: baseOffset)
+        h = record.header.rawValue
+        typeLength = record.typeLength
+        idLength = record.idLength
+        payloadLength = record.payloadLength
+        index = record.end
+      }
       let continuation = inChunkSequence
-      if continuation {
-        if !header.chunked { inChunkSequence = false }
-      } else {
+      let chunked = h & NDEFRecordHeader.chunkFlagBit != 0
+      let messageEnd = h & NDEFRecordHeader.messageEndBit != 0
+      if !continuation {
         logicalCount &+= 1
-        guard logicalCount <= options.maximumRecordCount else {
-          throw NDEFError(.tooManyRecords, offset: offset)
+        guard logicalCount <= maximumRecordCount else {
+          throw NDEFError(.tooManyRecords, offset: baseOffset &+ start)
         }
-        if header.chunked { inChunkSequence = true }
       }
-      if header.messageEnd && header.chunked { inChunkSequence = false }
+      // A chunk sequence runs while CF is set (ME ends it, and breaks a rule).
+      inChunkSequence = chunked && !messageEnd
       physicalCount &+= 1
-      // The common case costs one predicate; the list of broken rules is built only when
-      // the predicate fails, and reported in the order the rules are checked.
-      if !Self.isClean(record, first: first, continuation: continuation) {
-        for code in Self.violations(record, first: first, continuation: continuation) {
-          guard lenient else { throw NDEFError(code, offset: offset) }
-          warnings.append(NDEFWarning(code, offset: offset))
-        }
+      // The common case costs one branch-free predicate; the list of broken rules is built
+      // only when it fails, and reported in the order the rules are checked.
+      if !Self.isClean(
+        header: h, typeLength: typeLength, idLength: idLength, payloadLength: payloadLength,
+        first: start == 0, continuation: continuation)
+      {
+        try Self.reportViolations(
+          bytes, at: start, baseOffset: baseOffset, first: start == 0, continuation: continuation,
+          lenient: lenient, warnings: &warnings)
       }
-      if header.messageEnd {
+      if messageEnd {
         sawMessageEnd = true
-        if !reader.isAtEnd {
-          guard lenient else { throw NDEFError(.dataAfterMessageEnd, offset: reader.offset) }
-          warnings.append(NDEFWarning(.dataAfterMessageEnd, offset: reader.offset))
-          messageLength = reader.index
+        if index < total {
+          guard lenient else { throw NDEFError(.dataAfterMessageEnd, offset: baseOffset &+ index) }
+          warnings.append(NDEFWarning(.dataAfterMessageEnd, offset: baseOffset &+ index))
+          messageLength = index
         }
         break
       }
     }
     if !sawMessageEnd {
-      let end = baseOffset &+ bytes.byteCount
+      let end = baseOffset &+ total
       guard lenient else { throw NDEFError(.missingMessageEnd, offset: end) }
       warnings.append(NDEFWarning(.missingMessageEnd, offset: end))
     }
@@ -105,24 +146,59 @@ public struct NDEFMessageView: ~Escapable {
     self.warnings = warnings
   }
 
-  /// Whether a record breaks none of the per-record rules of §2.3.3 and §3.2.
+  /// Whether a record breaks none of the per-record rules of §2.3.3 and §3.2: exactly when
+  /// ``violations(_:first:continuation:)`` is empty (a test checks every header octet).
+  /// Branch-free, so a corpus mixing TNFs costs no mispredicted branches.
   @inline(__always)
-  static func isClean(_ record: NDEFPhysicalRecord, first: Bool, continuation: Bool) -> Bool {
-    let header = record.header.rawValue
-    let tnf = header & NDEFRecordHeader.typeNameFormatMask
-    let messageBegin = header & NDEFRecordHeader.messageBeginBit != 0
-    let chunked = header & NDEFRecordHeader.chunkFlagBit != 0
-    if messageBegin != first { return false }
-    if chunked && header & NDEFRecordHeader.messageEndBit != 0 { return false }
+  static func isClean(
+    header h: UInt8, typeLength: Int, idLength: Int, payloadLength: Int, first: Bool, continuation: Bool
+  ) -> Bool {
+    let tnf = h & NDEFRecordHeader.typeNameFormatMask
+    let messageBegin = h >> 7
+    let messageEnd = (h >> 6) & 1
+    let chunked = (h >> 5) & 1
+    let hasID = (h >> 3) & 1
+    let hasType: UInt8 = typeLength != 0 ? 1 : 0
+    // MB on the first record only (§3.2.1); ME never on a chunk that is not the last (§2.3.3).
+    var bad = (messageBegin ^ (first ? 1 : 0)) | (chunked & messageEnd)
     if continuation {
-      return tnf == TypeNameFormat.unchanged.rawValue && record.typeLength == 0
-        && header & NDEFRecordHeader.idLengthPresentBit == 0
+      // Middle and terminating chunks: TNF Unchanged, no TYPE, no ID (§2.3.3).
+      bad |= (tnf != TypeNameFormat.unchanged.rawValue ? 1 : 0) | hasType | hasID
+    } else {
+      // TNF 1-4 need a TYPE, 0 and 5 forbid one, 6 and 7 never stand here (§3.2.6).
+      let needsType = (UInt8(0b0001_1110) &>> tnf) & 1
+      let neverValid = (UInt8(0b1100_0000) &>> tnf) & 1
+      // Empty: no ID and no PAYLOAD either, and not chunked (§3.2.6).
+      let isEmpty: UInt8 = tnf == 0 ? 1 : 0
+      let emptyHasContent: UInt8 = (idLength | payloadLength) != 0 ? 1 : 0
+      bad |= neverValid | (needsType ^ hasType) | (isEmpty & (emptyHasContent | chunked))
     }
-    switch tnf {
-    case 1...4: return record.typeLength != 0
-    case 5: return record.typeLength == 0
-    case 0: return !chunked && record.typeLength == 0 && record.idLength == 0 && record.payloadLength == 0
-    default: return false
+    return bad == 0
+  }
+
+  /// Reads the record at `start` with ``NDEFPhysicalRecord/read(_:)``, for a record whose
+  /// fields do not all fit: it throws the error naming the first field past the end.
+  @inline(never)
+  static func readFailing(_ bytes: RawSpan, at start: Int, baseOffset: Int) throws(NDEFError)
+    -> NDEFPhysicalRecord
+  {
+    var reader = ByteReader(bytes, baseOffset: baseOffset)
+    _ = reader.move(to: start)
+    return try NDEFPhysicalRecord.read(&reader)
+  }
+
+  /// Throws the first per-record rule the record at `start` breaks (strict), or notes
+  /// every one as a warning (lenient). Out of line: valid input never gets here.
+  @inline(never)
+  static func reportViolations(
+    _ bytes: RawSpan, at start: Int, baseOffset: Int, first: Bool, continuation: Bool, lenient: Bool,
+    warnings: inout [NDEFWarning]
+  ) throws(NDEFError) {
+    guard let record = NDEFPhysicalRecord.scan(bytes, at: start) else { return }
+    let offset = baseOffset &+ start
+    for code in violations(record, first: first, continuation: continuation) {
+      guard lenient else { throw NDEFError(code, offset: offset) }
+      warnings.append(NDEFWarning(code, offset: offset))
     }
   }
 
@@ -172,7 +248,7 @@ public struct NDEFMessageView: ~Escapable {
   /// The logical records, in order, as views (chunk sequences yield one record each).
   public var records: NDEFRecordIterator {
     @_lifetime(copy self)
-    get { NDEFRecordIterator(bytes, baseOffset: baseOffset, lenient: options.isLenient) }
+    @inlinable get { NDEFRecordIterator(bytes, baseOffset: baseOffset, lenient: options.isLenient) }
   }
 
   /// The first record (every valid message has one).
@@ -186,14 +262,15 @@ public struct NDEFMessageView: ~Escapable {
 }
 
 /// Iterates the logical records of a validated message, lazily and without allocating.
+/// Inlinable: a caller's loop compiles to index arithmetic over its own bytes.
 public struct NDEFRecordIterator: ~Escapable {
-  let bytes: RawSpan
-  let baseOffset: Int
-  var index: Int
-  let lenient: Bool
+  @usableFromInline let bytes: RawSpan
+  @usableFromInline let baseOffset: Int
+  @usableFromInline var index: Int
+  @usableFromInline let lenient: Bool
 
   @_lifetime(copy bytes)
-  init(_ bytes: RawSpan, baseOffset: Int, lenient: Bool) {
+  @inlinable init(_ bytes: RawSpan, baseOffset: Int, lenient: Bool) {
     self.bytes = bytes
     self.baseOffset = baseOffset
     self.index = 0
@@ -202,27 +279,37 @@ public struct NDEFRecordIterator: ~Escapable {
 
   /// The next record, or `nil` after the last one.
   @_lifetime(copy self)
-  public mutating func next() -> NDEFRecordView? {
+  @inlinable @inline(__always) public mutating func next() -> NDEFRecordView? {
     guard let first = NDEFPhysicalRecord.scan(bytes, at: index) else { return nil }
     index = first.end
     var end = first.end
     var chunkCount = 1
     var payloadLength = first.payloadLength
     if first.header.chunked && !first.header.messageEnd {
-      // The message was validated: continuation chunks follow until CF is clear (or, in
-      // lenient mode, ME is set or the message ends).
-      while let chunk = NDEFPhysicalRecord.scan(bytes, at: index) {
-        index = chunk.end
-        end = chunk.end
-        chunkCount &+= 1
-        payloadLength = Checked.add(payloadLength, chunk.payloadLength) ?? Int.max
-        if !chunk.header.chunked || chunk.header.messageEnd { break }
-      }
+      (end, chunkCount, payloadLength) = continueChunks(after: first)
     }
     var tnf = first.header.typeNameFormat
     if lenient && (tnf == .reserved || tnf == .unchanged) { tnf = .unknown }
     return NDEFRecordView(
-      layout: first, typeNameFormat: tnf, bytes: bytes.extracting(first.start..<end),
+      layout: first, typeNameFormat: tnf, bytes: unsafe bytes.extracting(unchecked: first.start..<end),
       offset: baseOffset &+ first.start, chunkCount: chunkCount, payloadLength: payloadLength)
+  }
+
+  /// Walks the continuation chunks after `first` (the message was validated: they follow
+  /// until CF is clear, or in lenient mode until ME is set or the message ends); returns
+  /// the record's end, its chunk count and its summed payload length.
+  @usableFromInline
+  mutating func continueChunks(after first: NDEFPhysicalRecord) -> (end: Int, chunks: Int, payload: Int) {
+    var end = first.end
+    var chunkCount = 1
+    var payloadLength = first.payloadLength
+    while let chunk = NDEFPhysicalRecord.scan(bytes, at: index) {
+      index = chunk.end
+      end = chunk.end
+      chunkCount &+= 1
+      payloadLength = Checked.add(payloadLength, chunk.payloadLength) ?? Int.max
+      if !chunk.header.chunked || chunk.header.messageEnd { break }
+    }
+    return (end, chunkCount, payloadLength)
   }
 }

@@ -4,22 +4,38 @@ import NFCWire
 ///
 /// Escapable (it holds only integers), so validation and iteration can pass it around
 /// freely and make spans from it on demand.
+@usableFromInline
 struct NDEFPhysicalRecord {
   /// The header octet.
-  var header: NDEFRecordHeader
+  @usableFromInline var header: NDEFRecordHeader
   /// Index of the header octet.
-  var start: Int
+  @usableFromInline var start: Int
   /// Index of the TYPE field.
-  var typeStart: Int
-  var typeLength: Int
+  @usableFromInline var typeStart: Int
+  @usableFromInline var typeLength: Int
   /// Index of the ID field.
-  var idStart: Int
-  var idLength: Int
+  @usableFromInline var idStart: Int
+  @usableFromInline var idLength: Int
   /// Index of the PAYLOAD field.
-  var payloadStart: Int
-  var payloadLength: Int
+  @usableFromInline var payloadStart: Int
+  @usableFromInline var payloadLength: Int
   /// Index one past the record's last byte.
-  var end: Int { payloadStart &+ payloadLength }
+  @inlinable var end: Int { payloadStart &+ payloadLength }
+
+  @inlinable
+  init(
+    header: NDEFRecordHeader, start: Int, typeStart: Int, typeLength: Int, idStart: Int, idLength: Int,
+    payloadStart: Int, payloadLength: Int
+  ) {
+    self.header = header
+    self.start = start
+    self.typeStart = typeStart
+    self.typeLength = typeLength
+    self.idStart = idStart
+    self.idLength = idLength
+    self.payloadStart = payloadStart
+    self.payloadLength = payloadLength
+  }
 
   /// Reads the record starting at the reader's position (§3.2). Length fields are checked
   /// against what remains; no NDEF rule beyond the layout is checked here.
@@ -78,42 +94,45 @@ extension NDEFPhysicalRecord {
   /// The record starting at `start` in `bytes`, or `nil` when its fields do not fit:
   /// the non-throwing fast path behind validation and iteration (the throwing
   /// ``read(_:)`` then names the field that does not fit).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func scan(_ bytes: RawSpan, at start: Int) -> NDEFPhysicalRecord? {
     let count = bytes.byteCount
-    guard let headerByte = bytes.byte(at: start), let typeLength = bytes.byte(at: start &+ 1) else {
-      return nil
-    }
+    // The header octet, TYPE_LENGTH and at least one PAYLOAD_LENGTH octet.
+    guard start >= 0, count &- start >= 3 else { return nil }
+    // Invariant: start + 2 < count.
+    let headerByte = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start, as: UInt8.self)
+    let typeLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 1, as: UInt8.self))
     let header = NDEFRecordHeader(rawValue: headerByte)
+    let short = header.shortRecord
+    let hasID = header.idLengthPresent
+    // The whole header: 2 octets, PAYLOAD_LENGTH (1 or 4), ID_LENGTH (0 or 1).
+    let headerLength = (short ? 3 : 6) &+ (hasID ? 1 : 0)
+    guard count &- start >= headerLength else { return nil }
+    // Invariant from here: start + headerLength <= count.
     var index = start &+ 2
     let payloadLength: Int
-    if header.shortRecord {
-      guard let length = bytes.byte(at: index) else { return nil }
-      payloadLength = Int(length)
+    if short {
+      payloadLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index, as: UInt8.self))
       index &+= 1
     } else {
-      guard let b0 = bytes.byte(at: index), let b1 = bytes.byte(at: index &+ 1),
-        let b2 = bytes.byte(at: index &+ 2),
-        let b3 = bytes.byte(at: index &+ 3)
-      else { return nil }
-      let value = UInt32(b0) << 24 | UInt32(b1) << 16 | UInt32(b2) << 8 | UInt32(b3)
+      let value = UInt32(
+        bigEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: index, as: UInt32.self))
       guard let length = Int(exactly: value) else { return nil }
       payloadLength = length
       index &+= 4
     }
     var idLength = 0
-    if header.idLengthPresent {
-      guard let length = bytes.byte(at: index) else { return nil }
-      idLength = Int(length)
+    if hasID {
+      idLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index, as: UInt8.self))
       index &+= 1
     }
     let typeStart = index
-    let idStart = typeStart &+ Int(typeLength)
+    let idStart = typeStart &+ typeLength
     let payloadStart = idStart &+ idLength
     // payloadStart <= count + 510 here, so only the payload length can overflow.
     guard payloadStart <= count, payloadLength <= count &- payloadStart else { return nil }
     return NDEFPhysicalRecord(
-      header: header, start: start, typeStart: typeStart, typeLength: Int(typeLength), idStart: idStart,
+      header: header, start: start, typeStart: typeStart, typeLength: typeLength, idStart: idStart,
       idLength: idLength, payloadStart: payloadStart, payloadLength: payloadLength)
   }
 }

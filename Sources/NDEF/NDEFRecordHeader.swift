@@ -4,20 +4,20 @@ public struct NDEFRecordHeader: RawRepresentable, Sendable, Hashable {
   public var rawValue: UInt8
 
   /// Wraps a header octet.
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// Bit 7, Message Begin: the first record of a message (§3.2.1).
-  public static let messageBeginBit: UInt8 = 0b1000_0000
+  @inlinable public static var messageBeginBit: UInt8 { 0b1000_0000 }
   /// Bit 6, Message End: the last record of a message (§3.2.2).
-  public static let messageEndBit: UInt8 = 0b0100_0000
+  @inlinable public static var messageEndBit: UInt8 { 0b0100_0000 }
   /// Bit 5, Chunk Flag: a first or middle record chunk (§3.2.3).
-  public static let chunkFlagBit: UInt8 = 0b0010_0000
+  @inlinable public static var chunkFlagBit: UInt8 { 0b0010_0000 }
   /// Bit 4, Short Record: PAYLOAD_LENGTH is one octet (§3.2.4).
-  public static let shortRecordBit: UInt8 = 0b0001_0000
+  @inlinable public static var shortRecordBit: UInt8 { 0b0001_0000 }
   /// Bit 3, ID Length present (§3.2.5).
-  public static let idLengthPresentBit: UInt8 = 0b0000_1000
+  @inlinable public static var idLengthPresentBit: UInt8 { 0b0000_1000 }
   /// Bits 2...0, the Type Name Format (§3.2.6).
-  public static let typeNameFormatMask: UInt8 = 0b0000_0111
+  @inlinable public static var typeNameFormatMask: UInt8 { 0b0000_0111 }
 
   /// Builds a header from its flags.
   public init(
@@ -34,17 +34,17 @@ public struct NDEFRecordHeader: RawRepresentable, Sendable, Hashable {
   }
 
   /// MB: set on the first record of a message.
-  public var messageBegin: Bool { rawValue & Self.messageBeginBit != 0 }
+  @inlinable public var messageBegin: Bool { rawValue & Self.messageBeginBit != 0 }
   /// ME: set on the last record of a message.
-  public var messageEnd: Bool { rawValue & Self.messageEndBit != 0 }
+  @inlinable public var messageEnd: Bool { rawValue & Self.messageEndBit != 0 }
   /// CF: set on every chunk of a chunked payload but the terminating one.
-  public var chunked: Bool { rawValue & Self.chunkFlagBit != 0 }
+  @inlinable public var chunked: Bool { rawValue & Self.chunkFlagBit != 0 }
   /// SR: the payload length is one octet instead of four.
-  public var shortRecord: Bool { rawValue & Self.shortRecordBit != 0 }
+  @inlinable public var shortRecord: Bool { rawValue & Self.shortRecordBit != 0 }
   /// IL: an ID_LENGTH octet (and an ID field) is present.
-  public var idLengthPresent: Bool { rawValue & Self.idLengthPresentBit != 0 }
+  @inlinable public var idLengthPresent: Bool { rawValue & Self.idLengthPresentBit != 0 }
   /// The TNF bits as read, including 0x07 (Reserved).
-  public var typeNameFormat: TypeNameFormat {
+  @inlinable public var typeNameFormat: TypeNameFormat {
     // Three bits always fit a TypeNameFormat.
     TypeNameFormat(rawValue: rawValue & Self.typeNameFormatMask) ?? .reserved
   }

@@ -21,15 +21,15 @@ public struct NDEFRecordView: ~Escapable {
   /// The payload length, summed over all chunks.
   public let payloadLength: Int
   // Field positions of the (initial) chunk, relative to `bytes`.
-  let typeStart: Int
-  let typeLength: Int
-  let idStart: Int
-  let idLength: Int
-  let payloadStart: Int
-  let firstPayloadLength: Int
+  @usableFromInline let typeStart: Int
+  @usableFromInline let typeLength: Int
+  @usableFromInline let idStart: Int
+  @usableFromInline let idLength: Int
+  @usableFromInline let payloadStart: Int
+  @usableFromInline let firstPayloadLength: Int
 
   @_lifetime(copy bytes)
-  init(
+  @inlinable init(
     layout: NDEFPhysicalRecord, typeNameFormat: TypeNameFormat, bytes: RawSpan, offset: Int, chunkCount: Int,
     payloadLength: Int
   ) {
@@ -51,27 +51,27 @@ public struct NDEFRecordView: ~Escapable {
   /// The TYPE field (§3.2.10).
   public var type: RawSpan {
     @_lifetime(copy self)
-    get { bytes.extracting(typeStart..<(typeStart &+ typeLength)) }
+    @inlinable get { bytes.extracting(typeStart..<(typeStart &+ typeLength)) }
   }
   /// The ID field (§3.2.11); empty when IL is clear.
   public var id: RawSpan {
     @_lifetime(copy self)
-    get { bytes.extracting(idStart..<(idStart &+ idLength)) }
+    @inlinable get { bytes.extracting(idStart..<(idStart &+ idLength)) }
   }
   /// The PAYLOAD field of the record, or of the initial chunk of a chunked record.
   public var payload: RawSpan {
     @_lifetime(copy self)
-    get { bytes.extracting(payloadStart..<(payloadStart &+ firstPayloadLength)) }
+    @inlinable get { bytes.extracting(payloadStart..<(payloadStart &+ firstPayloadLength)) }
   }
   /// Absolute offset of the TYPE field.
-  public var typeOffset: Int { offset &+ typeStart }
+  @inlinable public var typeOffset: Int { offset &+ typeStart }
   /// Absolute offset of the ID field.
-  public var idOffset: Int { offset &+ idStart }
+  @inlinable public var idOffset: Int { offset &+ idStart }
   /// Absolute offset of the (initial chunk's) PAYLOAD field.
-  public var payloadOffset: Int { offset &+ payloadStart }
+  @inlinable public var payloadOffset: Int { offset &+ payloadStart }
 
   /// Whether the payload is split into chunks.
-  public var isChunked: Bool { chunkCount > 1 }
+  @inlinable public var isChunked: Bool { chunkCount > 1 }
 
   /// Whether the record's type is `type` with the TNF `format` (bytes compared exactly,
   /// as NDEF 1.0 §3.2.10 asks for well-known and external types after case folding by the

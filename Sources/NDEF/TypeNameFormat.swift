@@ -7,29 +7,29 @@ public struct TypeNameFormat: RawRepresentable, Sendable, Hashable {
   public let rawValue: UInt8
 
   /// Creates a TNF from its 3-bit value; `nil` when the value does not fit in 3 bits.
-  public init?(rawValue: UInt8) {
+  @inlinable public init?(rawValue: UInt8) {
     guard rawValue <= 7 else { return nil }
     self.rawValue = rawValue
   }
 
-  private init(_ value: UInt8) { self.rawValue = value }
+  @inlinable init(_ value: UInt8) { self.rawValue = value }
 
   /// 0x00 Empty: no type, id or payload (§3.2.6).
-  public static let empty = TypeNameFormat(0x00)
+  @inlinable public static var empty: TypeNameFormat { TypeNameFormat(0x00) }
   /// 0x01 NFC Forum well-known type [NFC RTD].
-  public static let wellKnown = TypeNameFormat(0x01)
+  @inlinable public static var wellKnown: TypeNameFormat { TypeNameFormat(0x01) }
   /// 0x02 Media type as defined in RFC 2046.
-  public static let media = TypeNameFormat(0x02)
+  @inlinable public static var media: TypeNameFormat { TypeNameFormat(0x02) }
   /// 0x03 Absolute URI as defined in RFC 3986.
-  public static let absoluteURI = TypeNameFormat(0x03)
+  @inlinable public static var absoluteURI: TypeNameFormat { TypeNameFormat(0x03) }
   /// 0x04 NFC Forum external type [NFC RTD].
-  public static let external = TypeNameFormat(0x04)
+  @inlinable public static var external: TypeNameFormat { TypeNameFormat(0x04) }
   /// 0x05 Unknown: the payload type is unknown; no type field.
-  public static let unknown = TypeNameFormat(0x05)
+  @inlinable public static var unknown: TypeNameFormat { TypeNameFormat(0x05) }
   /// 0x06 Unchanged: used only in middle and terminating record chunks (§2.3.3).
-  public static let unchanged = TypeNameFormat(0x06)
+  @inlinable public static var unchanged: TypeNameFormat { TypeNameFormat(0x06) }
   /// 0x07 Reserved.
-  public static let reserved = TypeNameFormat(0x07)
+  @inlinable public static var reserved: TypeNameFormat { TypeNameFormat(0x07) }
 
   /// The name used by the JSON contract (`tnfName`): `empty`, `wellKnown`, `media`,
   /// `absoluteURI`, `external`, `unknown`, `unchanged` or `reserved`.

@@ -55,10 +55,16 @@ public struct ByteReader: ~Escapable {
 
   /// Reads a big-endian unsigned integer of `width` bytes (1...8).
   @inlinable
-  package mutating func readBigEndian<T: FixedWidthInteger & UnsignedInteger>(
+  package mutating func readBigEndian<T: FixedWidthInteger & UnsignedInteger & BitwiseCopyable>(
     _: T.Type, width: Int = MemoryLayout<T>.size
   ) -> T? {
     guard width > 0, width <= MemoryLayout<T>.size, width <= remaining else { return nil }
+    if width == MemoryLayout<T>.size {
+      // One unaligned load. Invariant: index + width <= bytes.byteCount (checked above).
+      let raw = unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: index, as: T.self)
+      index &+= width
+      return T(bigEndian: raw)
+    }
     var value: T = 0
     for i in 0..<width {
       // Invariant: index + i < index + width <= bytes.byteCount (checked above).
@@ -71,10 +77,16 @@ public struct ByteReader: ~Escapable {
 
   /// Reads a little-endian unsigned integer of `width` bytes (1...8).
   @inlinable
-  package mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger>(
+  package mutating func readLittleEndian<T: FixedWidthInteger & UnsignedInteger & BitwiseCopyable>(
     _: T.Type, width: Int = MemoryLayout<T>.size
   ) -> T? {
     guard width > 0, width <= MemoryLayout<T>.size, width <= remaining else { return nil }
+    if width == MemoryLayout<T>.size {
+      // One unaligned load. Invariant: index + width <= bytes.byteCount (checked above).
+      let raw = unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: index, as: T.self)
+      index &+= width
+      return T(littleEndian: raw)
+    }
     var value: T = 0
     var i = width
     while i > 0 {

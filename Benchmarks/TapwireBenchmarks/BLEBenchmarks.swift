@@ -99,7 +99,9 @@ enum BLEBenchmarks {
     let advBytes = advCorpus.reduce(0) { $0 + $1.count }
     let advFlat = advCorpus.flatMap { $0 }
     var advRanges: [Range<Int>] = []
-    for ad in advCorpus { advRanges.append((advRanges.last?.upperBound ?? 0)..<((advRanges.last?.upperBound ?? 0) + ad.count)) }
+    for ad in advCorpus {
+      advRanges.append((advRanges.last?.upperBound ?? 0)..<((advRanges.last?.upperBound ?? 0) + ad.count))
+    }
     let hci = corpus("hci")
     let reports = discoveryReports(count: 1000)
     precondition(discover(reports, mode: .scan) > 0, "the discovery workload finds readers")

@@ -23,6 +23,9 @@ struct Measurement {
   var itemsPerSecond: Double
   var allocationsPerOperation: Double
   var samples: Int
+  /// The benchmark this one is compared with, and the median of the per-round ratios
+  /// (this time / its time), when it has one.
+  var reference: (name: String, ratio: Double)? = nil
 }
 
 enum Harness {
@@ -33,44 +36,67 @@ enum Harness {
     return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
   }
 
-  /// Warms up, picks an iteration count so one sample takes about `sampleTime`, then takes
-  /// `samples` samples and reports the median. Allocations are counted over one extra
-  /// sample with the interposed malloc counter.
+  /// Measures `benchmarks` interleaved: each is warmed up and calibrated so one sample
+  /// takes about `sampleTime`, then sample k of every benchmark is taken before sample
+  /// k + 1 of any, so a machine that speeds up or slows down during the run moves all of
+  /// them alike. Reports each median, and for a benchmark with a `reference`, the median
+  /// of the per-round time ratios to it. Allocations are counted over one extra sample with
+  /// the interposed malloc counter.
   static func measure(
-    _ benchmark: Benchmark, samples: Int, sampleTime: Double = 0.02, fixedIterations: Int? = nil
-  ) -> Measurement {
+    _ benchmarks: [Benchmark], samples: Int, sampleTime: Double = 0.02, fixedIterations: Int? = nil,
+    references: [String: String] = [:], progress: (String) -> Void = { _ in }
+  ) -> [Measurement] {
     let clock = ContinuousClock()
-    var iterations = fixedIterations ?? 1
-    // Warm-up and calibration (skipped with a fixed count, e.g. under callgrind).
-    while fixedIterations == nil {
-      let start = clock.now
-      sink &+= benchmark.run(iterations)
-      let elapsed = nanoseconds(clock.now - start)
-      if elapsed > sampleTime * 1e9 / 4 || iterations >= 1 << 30 {
-        iterations = max(1, Int(Double(iterations) * sampleTime * 1e9 / max(elapsed, 1)))
-        break
+    var iterations: [Int] = []
+    for benchmark in benchmarks {
+      var count = fixedIterations ?? 1
+      // Warm-up and calibration (skipped with a fixed count, e.g. under callgrind).
+      while fixedIterations == nil {
+        let start = clock.now
+        sink &+= benchmark.run(count)
+        let elapsed = nanoseconds(clock.now - start)
+        if elapsed > sampleTime * 1e9 / 4 || count >= 1 << 30 {
+          count = max(1, Int(Double(count) * sampleTime * 1e9 / max(elapsed, 1)))
+          break
+        }
+        count *= 4
       }
-      iterations *= 4
+      iterations.append(count)
     }
-    var perOperation: [Double] = []
+    var perOperation = Array(repeating: [Double](), count: benchmarks.count)
     for _ in 0..<samples {
-      let start = clock.now
-      sink &+= benchmark.run(iterations)
-      perOperation.append(nanoseconds(clock.now - start) / Double(iterations))
+      for (index, benchmark) in benchmarks.enumerated() {
+        let start = clock.now
+        sink &+= benchmark.run(iterations[index])
+        perOperation[index].append(nanoseconds(clock.now - start) / Double(iterations[index]))
+      }
     }
-    perOperation.sort()
-    let median = perOperation[perOperation.count / 2]
-    let spread = (perOperation.last! - perOperation.first!) / median * 100
-    let before = tapwire_allocation_count()
-    sink &+= benchmark.run(iterations)
-    let allocations = Double(tapwire_allocation_count() - before) / Double(iterations)
-    let opsPerSecond = 1e9 / median
-    return Measurement(
-      name: benchmark.name, nanosecondsPerOperation: median, spreadPercent: spread,
-      operationsPerSecond: opsPerSecond,
-      megabytesPerSecond: Double(benchmark.bytesPerOperation) * opsPerSecond / 1e6,
-      itemsPerSecond: Double(benchmark.itemsPerOperation) * opsPerSecond,
-      allocationsPerOperation: allocations, samples: samples)
+    let indexByName = Dictionary(uniqueKeysWithValues: benchmarks.enumerated().map { ($1.name, $0) })
+    var results: [Measurement] = []
+    for (index, benchmark) in benchmarks.enumerated() {
+      let before = tapwire_allocation_count()
+      sink &+= benchmark.run(iterations[index])
+      let allocations = Double(tapwire_allocation_count() - before) / Double(iterations[index])
+      let sorted = perOperation[index].sorted()
+      let median = sorted[sorted.count / 2]
+      let spread = (sorted.last! - sorted.first!) / median * 100
+      var ratio: Double? = nil
+      if let reference = references[benchmark.name], let other = indexByName[reference] {
+        let ratios = zip(perOperation[index], perOperation[other]).map { $0 / $1 }.sorted()
+        ratio = ratios[ratios.count / 2]
+      }
+      let opsPerSecond = 1e9 / median
+      results.append(
+        Measurement(
+          name: benchmark.name, nanosecondsPerOperation: median, spreadPercent: spread,
+          operationsPerSecond: opsPerSecond,
+          megabytesPerSecond: Double(benchmark.bytesPerOperation) * opsPerSecond / 1e6,
+          itemsPerSecond: Double(benchmark.itemsPerOperation) * opsPerSecond,
+          allocationsPerOperation: allocations, samples: samples,
+          reference: ratio.map { (references[benchmark.name]!, $0) }))
+      progress(benchmark.name)
+    }
+    return results
   }
 
   static func format(_ value: Double, decimals: Int = 1) -> String {
@@ -95,7 +121,17 @@ enum Harness {
           ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
           : String(repeating: " ", count: widths[column] - cell.count) + cell
       }.joined(separator: "  ")
-    }.joined(separator: "\n")
+    }.joined(separator: "\n") + ratios(measurements)
+  }
+
+  /// The lines for benchmarks measured against a reference, e.g. the C header walk.
+  static func ratios(_ measurements: [Measurement]) -> String {
+    let lines = measurements.compactMap { m in
+      m.reference.map {
+        "\(m.name): \(format($0.ratio, decimals: 2))x the time of \($0.name) (median of per-round ratios)"
+      }
+    }
+    return lines.isEmpty ? "" : "\n\n" + lines.joined(separator: "\n")
   }
 
   static func json(_ measurements: [Measurement]) -> String {
@@ -104,7 +140,8 @@ enum Harness {
       {"name":"\(m.name)","nsPerOp":\(format(m.nanosecondsPerOperation, decimals: 2)),\
       "opsPerSec":\(format(m.operationsPerSecond, decimals: 0)),"mbPerSec":\(format(m.megabytesPerSecond, decimals: 2)),\
       "itemsPerSec":\(format(m.itemsPerSecond, decimals: 0)),"allocsPerOp":\(format(m.allocationsPerOperation, decimals: 3)),\
-      "spreadPercent":\(format(m.spreadPercent, decimals: 1)),"samples":\(m.samples)}
+      "spreadPercent":\(format(m.spreadPercent, decimals: 1)),"samples":\(m.samples)\
+      \(m.reference.map { ",\"reference\":\"\($0.name)\",\"ratioToReference\":\(format($0.ratio, decimals: 3))" } ?? "")}
       """
     }
     return "[" + objects.joined(separator: ",\n") + "]"

@@ -40,14 +40,34 @@ enum NDEFBenchmarks {
     return sum
   }
 
-  /// Decodes every URI record of a message to a `String`.
+  /// Checks and walks every record of `bytes` in one pass
+  /// (`NDEFMessageView.checkedRecords`); returns a checksum.
   @inline(never)
-  static func uriStrings(_ bytes: [UInt8]) -> Int {
-    guard let message = try? NDEFMessageView(validating: bytes.span) else { return -1 }
+  static func checkedWalk(_ bytes: RawSpan) -> Int {
+    var records = NDEFMessageView.checkedRecords(bytes)
     var sum = 0
-    var records = message.records
-    while let record = records.next() {
-      if let uri = try? URIRecordView(validating: record) { sum &+= uri.uri.utf8.count }
+    do throws(NDEFError) {
+      while let record = try records.next() {
+        sum &+= record.payloadLength &+ record.type.byteCount &+ Int(record.header.rawValue)
+      }
+    } catch {
+      return -1
+    }
+    return sum
+  }
+
+  /// Decodes every URI record of a message to a `String`, checking the message in the
+  /// same pass (`NDEFMessageView.checkedRecords`).
+  @inline(never)
+  static func uriStrings(_ bytes: RawSpan) -> Int {
+    var records = NDEFMessageView.checkedRecords(bytes)
+    var sum = 0
+    do throws(NDEFError) {
+      while let record = try records.next() {
+        sum &+= try URIRecordView(validating: record).uri.utf8.count
+      }
+    } catch {
+      return -1
     }
     return sum
   }
@@ -101,7 +121,9 @@ enum NDEFBenchmarks {
         var sum = 0
         let all = mixedFlat.span.bytes
         for _ in 0..<n {
-          for range in mixedRanges { sum &+= (try? NDEFMessageView(validating: all.extracting(range)))?.recordCount ?? 0 }
+          for range in mixedRanges {
+            sum &+= (try? NDEFMessageView(validating: all.extracting(range)))?.recordCount ?? 0
+          }
         }
         return sum
       },
@@ -114,7 +136,8 @@ enum NDEFBenchmarks {
         name: "ndef.typed.uri-100-to-string", bytesPerOperation: hundred.count, itemsPerOperation: 100
       ) { n in
         var sum = 0
-        for _ in 0..<n { sum &+= uriStrings(hundred) }
+        let span = hundred.span.bytes
+        for _ in 0..<n { sum &+= uriStrings(span) }
         return sum
       },
       Benchmark(name: "ndef.view.uri-1", bytesPerOperation: small.count, itemsPerOperation: 1) { n in
@@ -135,6 +158,14 @@ enum NDEFBenchmarks {
         var sum = 0
         let all = mixedFlat.span.bytes
         for _ in 0..<n { for range in mixedRanges { sum &+= walk(all.extracting(range)) } }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.checked.mixed-corpus", bytesPerOperation: mixedBytes, itemsPerOperation: mixedRecords
+      ) { n in
+        var sum = 0
+        let all = mixedFlat.span.bytes
+        for _ in 0..<n { for range in mixedRanges { sum &+= checkedWalk(all.extracting(range)) } }
         return sum
       },
     ]

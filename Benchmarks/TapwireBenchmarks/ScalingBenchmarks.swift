@@ -146,7 +146,7 @@ enum ScalingBenchmarks {
       report.append("\(curve.name): ns per \(curve.unit)")
       var perUnit: [Double] = []
       for (size, benchmark) in curve.points where filter == nil || benchmark.name.contains(filter!) {
-        let m = Harness.measure(benchmark, samples: samples, fixedIterations: iterations)
+        let m = Harness.measure([benchmark], samples: samples, fixedIterations: iterations)[0]
         all.append(m)
         let cost = m.nanosecondsPerOperation / Double(size)
         perUnit.append(cost)

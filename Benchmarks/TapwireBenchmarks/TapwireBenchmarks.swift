@@ -36,10 +36,17 @@ struct TapwireBenchmarks {
       NDEFBenchmarks.all() + TypedRecordBenchmarks.all() + ISO7816Benchmarks.all() + BLEBenchmarks.all()
       + TagBenchmarks.all()
     let benchmarks = all.filter { filter == nil || $0.name.contains(filter!) }
-    var results: [Measurement] = []
-    for benchmark in benchmarks {
-      results.append(Harness.measure(benchmark, samples: samples, fixedIterations: iterations))
-      if !json { FileHandle.standardError.write(Data("measured \(benchmark.name)\n".utf8)) }
+    // The strict NDEF decoders, each against the C header walk over the same buffer.
+    let limit = "ndef.limit.c-header-walk.mixed-corpus"
+    let references = Dictionary(
+      uniqueKeysWithValues: [
+        "ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.view.mixed-corpus",
+      ]
+      .map { ($0, limit) })
+    let results = Harness.measure(
+      benchmarks, samples: samples, fixedIterations: iterations, references: references
+    ) { name in
+      if !json { FileHandle.standardError.write(Data("measured \(name)\n".utf8)) }
     }
     print(json ? Harness.json(results) : Harness.table(results))
     if Harness.sink == 42 { print("") }

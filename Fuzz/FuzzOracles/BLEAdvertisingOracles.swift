@@ -5,6 +5,7 @@ import BLEAdvertising
 public enum AdvertisingDataOracle {
   /// Checks one input.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    try checkSinglePass(bytes)
     let lenient = try? AdvertisingDataView(validating: bytes.span, options: .lenient)
     guard let view = try? AdvertisingDataView(validating: bytes.span) else {
       if let lenient { try require(!lenient.warnings.isEmpty, "strict failed but lenient had no warning") }
@@ -31,6 +32,42 @@ public enum AdvertisingDataOracle {
     if structureBytes == bytes.count {
       try require(encoded == bytes, "canonical AD did not re-encode byte for byte")
     }
+  }
+}
+
+extension AdvertisingDataOracle {
+  /// `AdvertisingDataView.checkedStructures` (one pass) yields the structures of the
+  /// validated view, or throws strict validation's error.
+  static func checkSinglePass(_ bytes: [UInt8]) throws(OracleFailure) {
+    var seen: [(type: UInt8, offset: Int, count: Int)] = []
+    var failure: BLEAdvertisingError? = nil
+    var checked = AdvertisingDataView.checkedStructures(bytes.span.bytes)
+    do throws(BLEAdvertisingError) {
+      while let structure = try checked.next() {
+        seen.append((structure.type.rawValue, structure.offset, structure.data.byteCount))
+      }
+    } catch {
+      failure = error
+    }
+    try require((try? checked.next()) == nil, "the checked iterator went on after its end")
+    let view: AdvertisingDataView
+    do throws(BLEAdvertisingError) {
+      view = try AdvertisingDataView(validating: bytes.span)
+    } catch {
+      try require(failure == error, "single pass threw \(String(describing: failure)), strict threw \(error)")
+      return
+    }
+    try require(failure == nil, "single pass threw \(failure!) on valid AD")
+    var structures = view.structures
+    var index = 0
+    while let structure = structures.next() {
+      try require(
+        index < seen.count && seen[index].type == structure.type.rawValue
+          && seen[index].offset == structure.offset
+          && seen[index].count == structure.data.byteCount, "single pass structure \(index) differs")
+      index += 1
+    }
+    try require(index == seen.count && index == view.structureCount, "single pass structure counts differ")
   }
 }
 

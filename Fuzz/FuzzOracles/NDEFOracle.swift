@@ -28,6 +28,8 @@ public enum NDEFOracle {
       try require(lenientError.offset <= bytes.count, "lenient error offset \(lenientError)")
     }
 
+    try checkSinglePass(span, strict: strict)
+
     switch strict {
     case .success(let view):
       // Strict success implies lenient success with no warnings and the same records.
@@ -41,6 +43,42 @@ public enum NDEFOracle {
         // The lenient view still converts to a model without trapping.
         _ = try? NDEFMessage(lenientView)
       }
+    }
+  }
+
+  /// `NDEFMessageView.checkedRecords` (one pass) hands out the records strict validation
+  /// then iterates, or throws strict validation's error at the same offset.
+  static func checkSinglePass(_ span: RawSpan, strict: borrowing Result<NDEFMessageView, NDEFError>)
+    throws(OracleFailure)
+  {
+    var checked = NDEFMessageView.checkedRecords(span)
+    var handedOut: [(offset: Int, chunks: Int, payload: Int, bytes: Int)] = []
+    var failure: NDEFError? = nil
+    do throws(NDEFError) {
+      while let record = try checked.next() {
+        handedOut.append((record.offset, record.chunkCount, record.payloadLength, record.bytes.byteCount))
+      }
+    } catch {
+      failure = error
+    }
+    try require((try? checked.next()) == nil, "the checked iterator went on after its end")
+    switch strict {
+    case .failure(let error):
+      try require(failure == error, "single pass threw \(String(describing: failure)), strict threw \(error)")
+    case .success(let view):
+      try require(failure == nil, "single pass threw \(failure!) on a valid message")
+      var records = view.records
+      var index = 0
+      while let record = records.next() {
+        try require(index < handedOut.count, "single pass handed out fewer records")
+        let other = handedOut[index]
+        try require(
+          other.offset == record.offset && other.chunks == record.chunkCount
+            && other.payload == record.payloadLength
+            && other.bytes == record.bytes.byteCount, "single pass record \(index) differs")
+        index += 1
+      }
+      try require(index == handedOut.count, "single pass handed out more records")
     }
   }
 

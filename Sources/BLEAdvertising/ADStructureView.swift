@@ -74,10 +74,14 @@ public struct ADStructureView: ~Escapable {
     let uuid: BluetoothUUID
     switch width {
     case 2:
-      guard let value = reader.readUInt16LE() else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+      guard let value = reader.readUInt16LE() else {
+        throw BLEAdvertisingError(.invalidDataLength, offset: offset)
+      }
       uuid = BluetoothUUID(uuid16: value)
     case 4:
-      guard let value = reader.readUInt32LE() else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+      guard let value = reader.readUInt32LE() else {
+        throw BLEAdvertisingError(.invalidDataLength, offset: offset)
+      }
       uuid = BluetoothUUID(uuid32: value)
     default:
       guard let low = reader.readLittleEndian(UInt64.self), let high = reader.readLittleEndian(UInt64.self)

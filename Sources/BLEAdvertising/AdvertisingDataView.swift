@@ -121,7 +121,8 @@ public struct AdvertisingDataView: ~Escapable {
   /// mode. Lenient decoding accepts one rule (a Length octet running past the end stops
   /// decoding there), so this holds at most one warning; the view stores its offset only.
   public var warnings: [BLEAdvertisingWarning] {
-    truncationOffset < 0 ? [] : [BLEAdvertisingWarning(.structureLengthExceedsInput, offset: truncationOffset)]
+    truncationOffset < 0
+      ? [] : [BLEAdvertisingWarning(.structureLengthExceedsInput, offset: truncationOffset)]
   }
 
   /// Checks and iterates the AD structures of unvalidated `bytes` in one pass (strict):

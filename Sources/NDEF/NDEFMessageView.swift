@@ -43,88 +43,33 @@ public struct NDEFMessageView: ~Escapable {
   ) throws(NDEFError) {
     guard bytes.byteCount > 0 else { throw NDEFError(.emptyInput, offset: baseOffset) }
     let lenient = options.isLenient
-    let maximumRecordCount = options.maximumRecordCount
     var warnings: [NDEFWarning] = []
     let total = bytes.byteCount
     var index = 0
-    var inChunkSequence = false
-    var logicalCount = 0
-    var physicalCount = 0
+    var checker = NDEFRecordSequenceChecker(maximumRecordCount: options.maximumRecordCount)
     var sawMessageEnd = false
     var messageLength = total
 
-    // The hot loop reads each header once and keeps its fields in registers; the rare
-    // paths (a field that does not fit, a rule broken) are out of line and re-read what
-    // they need. The layout checks are those of `NDEFPhysicalRecord.scan`.
-    while index < total {
-      let start = index
-      var h: UInt8 = 0
-      var typeLength = 0
-      var idLength = 0
-      var payloadLength = 0
-      var fits = false
-      fast: do {
-        let remaining = total &- start
-        guard remaining >= 3 else { break fast }
-        // Invariant: start + 2 < total.
-        h = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start, as: UInt8.self)
-        typeLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 1, as: UInt8.self))
-        let short = h & NDEFRecordHeader.shortRecordBit != 0
-        let hasID = h & NDEFRecordHeader.idLengthPresentBit != 0
-        let headerLength = (short ? 3 : 6) &+ (hasID ? 1 : 0)
-        guard remaining >= headerLength else { break fast }
-        // Invariant: start + headerLength <= total.
-        if short {
-          payloadLength = Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 2, as: UInt8.self))
-        } else {
-          let value = UInt32(
-            bigEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: start &+ 2, as: UInt32.self))
-          guard let length = Int(exactly: value) else { break fast }
-          payloadLength = length
-        }
-        if hasID {
-          idLength = Int(
-            unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ headerLength &- 1, as: UInt8.self))
-        }
-        let payloadStart = start &+ headerLength &+ typeLength &+ idLength
-        // payloadStart <= total + 510 here, so only the payload length can overflow.
-        guard payloadStart <= total, payloadLength <= total &- payloadStart else { break fast }
-        index = payloadStart &+ payloadLength
-        fits = true
-      }
-      if !fits {
-        // Some field runs past the end: `read` throws the error that names it.
-        let record = try Self.readFailing(bytes, at: start, baseOffset: baseOffset)
-        h = record.header.rawValue
-        typeLength = record.typeLength
-        idLength = record.idLength
-        payloadLength = record.payloadLength
-        index = record.end
-      }
-      let continuation = inChunkSequence
-      let chunked = h & NDEFRecordHeader.chunkFlagBit != 0
-      let messageEnd = h & NDEFRecordHeader.messageEndBit != 0
-      if !continuation {
-        logicalCount &+= 1
-        guard logicalCount <= maximumRecordCount else {
-          throw NDEFError(.tooManyRecords, offset: baseOffset &+ start)
-        }
-      }
-      // A chunk sequence runs while CF is set (ME ends it, and breaks a rule).
-      inChunkSequence = chunked && !messageEnd
-      physicalCount &+= 1
-      // The common case costs one branch-free predicate; the list of broken rules is built
-      // only when it fails, and reported in the order the rules are checked.
-      if !Self.isClean(
-        header: h, typeLength: typeLength, idLength: idLength, payloadLength: payloadLength,
-        first: start == 0, continuation: continuation)
-      {
-        try Self.reportViolations(
-          bytes, at: start, baseOffset: baseOffset, first: start == 0, continuation: continuation,
-          lenient: lenient, warnings: &warnings)
-      }
-      if messageEnd {
+    // Runs of records that fit and break no rule go through `walkClean`, whose loop keeps
+    // its few variables in registers; each record it stops at goes through the general
+    // path below (which throws, warns, or takes a record `walkClean` leaves to it).
+    walk: while index < total {
+      switch Self.walkClean(bytes, from: &index, checker: &checker) {
+      case .end: break walk
+      case .messageEnd:
         sawMessageEnd = true
+      case .stopped:
+        let start = index
+        let (record, continuation, clean) = try checker.check(bytes, at: start, baseOffset: baseOffset)
+        index = record.end
+        if !clean {
+          try Self.reportViolations(
+            bytes, at: start, baseOffset: baseOffset, first: start == 0, continuation: continuation,
+            lenient: lenient, warnings: &warnings)
+        }
+        sawMessageEnd = record.header.messageEnd
+      }
+      if sawMessageEnd {
         if index < total {
           guard lenient else { throw NDEFError(.dataAfterMessageEnd, offset: baseOffset &+ index) }
           warnings.append(NDEFWarning(.dataAfterMessageEnd, offset: baseOffset &+ index))
@@ -141,15 +86,15 @@ public struct NDEFMessageView: ~Escapable {
     self.bytes = bytes.extracting(0..<messageLength)
     self.baseOffset = baseOffset
     self.options = options
-    self.recordCount = logicalCount
-    self.physicalRecordCount = physicalCount
+    self.recordCount = checker.logicalCount
+    self.physicalRecordCount = checker.physicalCount
     self.warnings = warnings
   }
 
   /// Whether a record breaks none of the per-record rules of §2.3.3 and §3.2: exactly when
   /// ``violations(_:first:continuation:)`` is empty (a test checks every header octet).
   /// Branch-free, so a corpus mixing TNFs costs no mispredicted branches.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func isClean(
     header h: UInt8, typeLength: Int, idLength: Int, payloadLength: Int, first: Bool, continuation: Bool
   ) -> Bool {
@@ -176,9 +121,53 @@ public struct NDEFMessageView: ~Escapable {
     return bad == 0
   }
 
+  /// Where ``walkClean(_:from:checker:)`` stopped.
+  enum WalkStop {
+    /// The bytes ended (no record with ME yet).
+    case end
+    /// After the record with ME.
+    case messageEnd
+    /// Before a record that does not fit, breaks a rule or reaches the record-count bound.
+    case stopped
+  }
+
+  /// Advances over records that fit and break no per-record rule, the common case, with
+  /// nothing but the record-sequence state live in the loop; stops before any other record
+  /// (leaving it and the state untouched) or after the record with ME.
+  @inline(never)
+  static func walkClean(_ bytes: RawSpan, from index: inout Int, checker: inout NDEFRecordSequenceChecker)
+    -> WalkStop
+  {
+    let total = bytes.byteCount
+    var at = index
+    var state = checker
+    defer {
+      index = at
+      checker = state
+    }
+    while at < total {
+      guard let record = NDEFPhysicalRecord.scan(bytes, at: at) else { return .stopped }
+      let h = record.header.rawValue
+      let continuation = state.inChunkSequence
+      guard
+        continuation || state.logicalCount < state.maximumRecordCount,
+        isClean(
+          header: h, typeLength: record.typeLength, idLength: record.idLength,
+          payloadLength: record.payloadLength, first: at == 0, continuation: continuation)
+      else { return .stopped }
+      if !continuation { state.logicalCount &+= 1 }
+      state.inChunkSequence =
+        h & NDEFRecordHeader.chunkFlagBit != 0 && h & NDEFRecordHeader.messageEndBit == 0
+      state.physicalCount &+= 1
+      at = record.end
+      if h & NDEFRecordHeader.messageEndBit != 0 { return .messageEnd }
+    }
+    return .end
+  }
+
   /// Reads the record at `start` with ``NDEFPhysicalRecord/read(_:)``, for a record whose
   /// fields do not all fit: it throws the error naming the first field past the end.
-  @inline(never)
+  @usableFromInline @inline(never)
   static func readFailing(_ bytes: RawSpan, at start: Int, baseOffset: Int) throws(NDEFError)
     -> NDEFPhysicalRecord
   {
@@ -189,7 +178,7 @@ public struct NDEFMessageView: ~Escapable {
 
   /// Throws the first per-record rule the record at `start` breaks (strict), or notes
   /// every one as a warning (lenient). Out of line: valid input never gets here.
-  @inline(never)
+  @usableFromInline @inline(never)
   static func reportViolations(
     _ bytes: RawSpan, at start: Int, baseOffset: Int, first: Bool, continuation: Bool, lenient: Bool,
     warnings: inout [NDEFWarning]
@@ -249,6 +238,27 @@ public struct NDEFMessageView: ~Escapable {
   public var records: NDEFRecordIterator {
     @_lifetime(copy self)
     @inlinable get { NDEFRecordIterator(bytes, baseOffset: baseOffset, lenient: options.isLenient) }
+  }
+
+  /// Checks and iterates the records of unvalidated `bytes` in one pass (strict): for a
+  /// reader that visits every record once, this does the work of `init(validating:)` and
+  /// `records` together, reading each header once.
+  ///
+  /// The iterator throws the error `init(validating:)` would throw, at the record where it
+  /// finds it; records before it have been handed out. A loop that reaches `nil` has
+  /// validated the whole message.
+  ///
+  /// ```swift
+  /// var records = NDEFMessageView.checkedRecords(bytes.span.bytes)
+  /// while let record = try records.next() { _ = record.payload }
+  /// ```
+  @_lifetime(copy bytes)
+  @inlinable
+  public static func checkedRecords(
+    _ bytes: RawSpan, baseOffset: Int = 0,
+    maximumRecordCount: Int = NDEFDecodingOptions.strict.maximumRecordCount
+  ) -> NDEFCheckedRecordIterator {
+    NDEFCheckedRecordIterator(bytes, baseOffset: baseOffset, maximumRecordCount: maximumRecordCount)
   }
 
   /// The first record (every valid message has one).

@@ -1,12 +1,32 @@
 /// Unicode validation over borrowed bytes, reporting where the first bad byte stands.
-package enum TextValidation {
+///
+/// The type is `public` only so that inlinable decoders in other modules can call its
+/// `@usableFromInline` package members (as with ``ByteReader``); it has no public members.
+public enum TextValidation {
   /// The index of the first byte that is not part of well-formed UTF-8 (Unicode 15, §3.9,
   /// table 3-7: no overlongs, no surrogates, nothing above U+10FFFF), or `nil` when all is.
+  @usableFromInline
   package static func firstInvalidUTF8(_ bytes: RawSpan) -> Int? {
     var index = 0
     let count = bytes.byteCount
+    let high: UInt64 = 0x8080_8080_8080_8080
     while index < count {
-      let lead = bytes.byte(at: index) ?? 0
+      // ASCII eight bytes at a time: no byte of the word has its top bit set. The last
+      // word of the input may overlap bytes already checked.
+      if count &- index >= 8 {
+        // Invariant: index + 8 <= count.
+        let word = unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: index, as: UInt64.self)
+        if word & high == 0 {
+          index &+= 8
+          continue
+        }
+      } else if count >= 8 {
+        // Invariant: 0 <= count - 8 < index.
+        let word = unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: count &- 8, as: UInt64.self)
+        if word & high == 0 { return nil }
+      }
+      // Invariant: index < count.
+      let lead = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: index, as: UInt8.self)
       if lead < 0x80 {
         index &+= 1
         continue
@@ -70,19 +90,25 @@ package enum TextValidation {
   /// become U+FFFD).
   package static func string(prefix: String, utf8 bytes: RawSpan) -> String {
     var prefix = prefix
-    let prefixCount = prefix.utf8.count
+    return prefix.withUTF8 { head in unsafe string(prefix: UnsafeRawBufferPointer(head), utf8: bytes) }
+  }
+
+  /// The UTF-8 bytes of `prefix` followed by `bytes`, as a `String` built with one
+  /// allocation, none when the whole fits a small string (ill-formed sequences become
+  /// U+FFFD).
+  @unsafe
+  package static func string(prefix: UnsafeRawBufferPointer, utf8 bytes: RawSpan) -> String {
+    let prefixCount = prefix.count
     let count = prefixCount &+ bytes.byteCount
-    return prefix.withUTF8 { head in
-      // Invariant: the buffer holds `count` bytes: the prefix, then the span; the
-      // initializer validates and repairs what it is given.
-      unsafe String(unsafeUninitializedCapacity: count) { buffer in
-        let target = UnsafeMutableRawBufferPointer(buffer)
-        unsafe target.copyMemory(from: UnsafeRawBufferPointer(head))
-        unsafe bytes.withUnsafeBytes { source in
-          unsafe UnsafeMutableRawBufferPointer(rebasing: target[prefixCount...]).copyMemory(from: source)
-        }
-        return count
+    // Invariant: the buffer holds `count` bytes: the prefix, then the span; the
+    // initializer validates and repairs what it is given.
+    return unsafe String(unsafeUninitializedCapacity: count) { buffer in
+      let target = UnsafeMutableRawBufferPointer(buffer)
+      unsafe target.copyMemory(from: prefix)
+      unsafe bytes.withUnsafeBytes { source in
+        unsafe UnsafeMutableRawBufferPointer(rebasing: target[prefixCount...]).copyMemory(from: source)
       }
+      return count
     }
   }
 

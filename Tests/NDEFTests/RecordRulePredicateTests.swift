@@ -15,7 +15,8 @@ import Testing
             for idLength in [0, 1] {
               for payloadLength in [0, 1, 70_000] {
                 let record = NDEFPhysicalRecord(
-                  header: NDEFRecordHeader(rawValue: UInt8(h)), start: 0, typeStart: 0, typeLength: typeLength,
+                  header: NDEFRecordHeader(rawValue: UInt8(h)), start: 0, typeStart: 0,
+                  typeLength: typeLength,
                   idStart: 0, idLength: idLength, payloadStart: 0, payloadLength: payloadLength)
                 let fast = NDEFMessageView.isClean(
                   header: UInt8(h), typeLength: typeLength, idLength: idLength, payloadLength: payloadLength,
@@ -37,14 +38,24 @@ import Testing
 
   @Test func knownHeaders() {
     // 0xD1: MB ME SR, TNF 1 with a type: the one-record URI message.
-    #expect(NDEFMessageView.isClean(header: 0xD1, typeLength: 1, idLength: 0, payloadLength: 5, first: true, continuation: false))
+    #expect(
+      NDEFMessageView.isClean(
+        header: 0xD1, typeLength: 1, idLength: 0, payloadLength: 5, first: true, continuation: false))
     // Same record without a type: missing type.
-    #expect(!NDEFMessageView.isClean(header: 0xD1, typeLength: 0, idLength: 0, payloadLength: 5, first: true, continuation: false))
+    #expect(
+      !NDEFMessageView.isClean(
+        header: 0xD1, typeLength: 0, idLength: 0, payloadLength: 5, first: true, continuation: false))
     // 0xD0: MB ME SR, TNF 0 Empty with nothing in it.
-    #expect(NDEFMessageView.isClean(header: 0xD0, typeLength: 0, idLength: 0, payloadLength: 0, first: true, continuation: false))
+    #expect(
+      NDEFMessageView.isClean(
+        header: 0xD0, typeLength: 0, idLength: 0, payloadLength: 0, first: true, continuation: false))
     // 0x56: ME SR, TNF 6: a terminating chunk.
-    #expect(NDEFMessageView.isClean(header: 0x56, typeLength: 0, idLength: 0, payloadLength: 9, first: false, continuation: true))
+    #expect(
+      NDEFMessageView.isClean(
+        header: 0x56, typeLength: 0, idLength: 0, payloadLength: 9, first: false, continuation: true))
     // A terminating chunk with MB set.
-    #expect(!NDEFMessageView.isClean(header: 0xD6, typeLength: 0, idLength: 0, payloadLength: 9, first: false, continuation: true))
+    #expect(
+      !NDEFMessageView.isClean(
+        header: 0xD6, typeLength: 0, idLength: 0, payloadLength: 9, first: false, continuation: true))
   }
 }

@@ -25,33 +25,55 @@ public struct URIRecordView: ~Escapable {
   public let remainder: RawSpan
   /// Absolute offset of the URI field.
   public let remainderOffset: Int
-  /// Lenient-mode warnings.
-  public let warnings: [NDEFWarning]
+  /// Lenient-mode warnings: a reserved identifier code, then ill-formed UTF-8 (at most one
+  /// of each; the view stores their offsets, so decoding allocates nothing).
+  public var warnings: [NDEFWarning] {
+    var warnings: [NDEFWarning] = []
+    if reservedPrefixOffset >= 0 {
+      warnings.append(NDEFWarning(.uriReservedPrefix, offset: reservedPrefixOffset))
+    }
+    if invalidUTF8Offset >= 0 { warnings.append(NDEFWarning(.invalidUTF8, offset: invalidUTF8Offset)) }
+    return warnings
+  }
+  /// Absolute offset of a reserved identifier code accepted in lenient mode, else -1.
+  @usableFromInline let reservedPrefixOffset: Int
+  /// Absolute offset of the first ill-formed UTF-8 byte accepted in lenient mode, else -1.
+  @usableFromInline let invalidUTF8Offset: Int
 
   /// Decodes a URI payload.
   ///
   /// - Throws: ``NDEFError`` `emptyPayload`; `uriReservedPrefix` and `invalidUTF8`
   ///   (warnings in lenient mode, where a reserved code means no prefix).
   @_lifetime(copy payload)
-  public init(
+  @inlinable public init(
     validating payload: RawSpan, baseOffset: Int = 0, options: NDEFDecodingOptions = .strict
   ) throws(NDEFError) {
-    var sink = WarningSink(lenient: options.isLenient)
     var reader = ByteReader(payload, baseOffset: baseOffset)
     guard let code = reader.readUInt8() else { throw NDEFError(.emptyPayload, offset: baseOffset) }
-    if code > Self.lastPrefixCode { try sink.report(.uriReservedPrefix, at: baseOffset) }
+    var reservedPrefixOffset = -1
+    if code > Self.lastPrefixCode {
+      guard options.isLenient else { throw NDEFError(.uriReservedPrefix, offset: baseOffset) }
+      reservedPrefixOffset = baseOffset
+    }
     let offset = reader.offset
     let rest = reader.readRemaining()
-    if let bad = TextValidation.firstInvalidUTF8(rest) { try sink.report(.invalidUTF8, at: offset &+ bad) }
+    var invalidUTF8Offset = -1
+    if let bad = TextValidation.firstInvalidUTF8(rest) {
+      guard options.isLenient else { throw NDEFError(.invalidUTF8, offset: offset &+ bad) }
+      invalidUTF8Offset = offset &+ bad
+    }
     self.prefixCode = code
     self.remainder = rest
     self.remainderOffset = offset
-    self.warnings = sink.warnings
+    self.reservedPrefixOffset = reservedPrefixOffset
+    self.invalidUTF8Offset = invalidUTF8Offset
   }
 
   /// Decodes the payload of a URI record view (TNF Well Known, type `U`, not chunked).
   @_lifetime(copy record)
-  public init(validating record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict)
+  @inlinable @inline(__always) public init(
+    validating record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict
+  )
     throws(NDEFError)
   {
     // Type `U` compared in place (no array of the type name to load).
@@ -64,14 +86,14 @@ public struct URIRecordView: ~Escapable {
   }
 
   /// The highest identifier code with a prefix (RTD URI §3.2.2, table 3).
-  static let lastPrefixCode: UInt8 = 0x23
+  @inlinable static var lastPrefixCode: UInt8 { 0x23 }
 
   /// The prefix the identifier code stands for; empty for 0x00 and reserved codes.
-  public var prefix: String { Self.prefix(code: prefixCode) }
+  public var prefix: String { String(describing: Self.prefix(code: prefixCode)) }
 
-  /// The prefix of identifier code `code` (the same table as ``prefixes``), as a string
-  /// literal: no array access, nothing to retain.
-  static func prefix(code: UInt8) -> String {
+  /// The prefix of identifier code `code` (the same table as ``prefixes``), as a static
+  /// string: no array access, nothing to retain, its UTF-8 in read-only memory.
+  static func prefix(code: UInt8) -> StaticString {
     switch code {
     case 0x01: "http://www."
     case 0x02: "https://www."
@@ -113,7 +135,12 @@ public struct URIRecordView: ~Escapable {
   }
 
   /// The full URI, prefix expanded.
-  public var uri: String { TextValidation.string(prefix: prefix, utf8: remainder) }
+  public var uri: String {
+    let prefix = Self.prefix(code: prefixCode)
+    return prefix.withUTF8Buffer { head in
+      unsafe TextValidation.string(prefix: UnsafeRawBufferPointer(head), utf8: remainder)
+    }
+  }
 }
 
 /// An owned URI record (RTD URI 1.0) for building.

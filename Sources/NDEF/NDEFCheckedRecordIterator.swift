@@ -1,0 +1,140 @@
+import NFCWire
+
+/// The record-sequence state validation carries from one physical record to the next
+/// (NDEF 1.0 §2.3.3, §3.2): the chunk sequence in progress and the record counts. Shared by
+/// ``NDEFMessageView/init(validating:baseOffset:options:)-(RawSpan,_,_)`` and
+/// ``NDEFCheckedRecordIterator`` so both apply the same rules in the same order.
+@usableFromInline
+struct NDEFRecordSequenceChecker {
+  /// Whether the next record continues a chunk sequence.
+  @usableFromInline var inChunkSequence = false
+  /// Logical records so far (a chunk sequence counts once).
+  @usableFromInline var logicalCount = 0
+  /// Physical records so far.
+  @usableFromInline var physicalCount = 0
+  @usableFromInline let maximumRecordCount: Int
+
+  @inlinable init(maximumRecordCount: Int) {
+    self.maximumRecordCount = maximumRecordCount
+  }
+
+  /// Reads the physical record at `start` and advances the sequence over it.
+  ///
+  /// Returns the record's layout, whether it continues a chunk sequence, and whether it
+  /// breaks none of the per-record rules (``NDEFMessageView/isClean``); the caller reports
+  /// the rules a record that is not clean breaks.
+  ///
+  /// - Throws: the layout error naming the field that runs past the end, or
+  ///   ``NDEFError/Code/tooManyRecords``.
+  @inlinable @inline(__always)
+  mutating func check(_ bytes: RawSpan, at start: Int, baseOffset: Int) throws(NDEFError)
+    -> (record: NDEFPhysicalRecord, continuation: Bool, clean: Bool)
+  {
+    let record: NDEFPhysicalRecord
+    if let scanned = NDEFPhysicalRecord.scan(bytes, at: start) {
+      record = scanned
+    } else {
+      // Some field runs past the end: `read` throws the error that names it.
+      record = try NDEFMessageView.readFailing(bytes, at: start, baseOffset: baseOffset)
+    }
+    let h = record.header.rawValue
+    let continuation = inChunkSequence
+    if !continuation {
+      logicalCount &+= 1
+      guard logicalCount <= maximumRecordCount else {
+        throw NDEFError(.tooManyRecords, offset: baseOffset &+ start)
+      }
+    }
+    // A chunk sequence runs while CF is set (ME ends it, and breaks a rule).
+    inChunkSequence = h & NDEFRecordHeader.chunkFlagBit != 0 && h & NDEFRecordHeader.messageEndBit == 0
+    physicalCount &+= 1
+    let clean = NDEFMessageView.isClean(
+      header: h, typeLength: record.typeLength, idLength: record.idLength,
+      payloadLength: record.payloadLength,
+      first: start == 0, continuation: continuation)
+    return (record, continuation, clean)
+  }
+}
+
+/// Checks and iterates the logical records of unvalidated bytes in one strict pass
+/// (NDEF 1.0 §2 and §3): made by ``NDEFMessageView/checkedRecords(_:baseOffset:maximumRecordCount:)``.
+///
+/// `next()` applies every rule of strict ``NDEFMessageView`` validation, record by record,
+/// and throws the same error at the same offset; after an error, and after the record
+/// with ME, it returns `nil`. Nothing is copied and nothing allocated.
+public struct NDEFCheckedRecordIterator: ~Escapable {
+  @usableFromInline let bytes: RawSpan
+  @usableFromInline let baseOffset: Int
+  @usableFromInline var index = 0
+  @usableFromInline var checker: NDEFRecordSequenceChecker
+  @usableFromInline var finished = false
+
+  @_lifetime(copy bytes)
+  @inlinable init(_ bytes: RawSpan, baseOffset: Int, maximumRecordCount: Int) {
+    self.bytes = bytes
+    self.baseOffset = baseOffset
+    self.checker = NDEFRecordSequenceChecker(maximumRecordCount: maximumRecordCount)
+  }
+
+  /// The number of logical records handed out so far.
+  @inlinable public var recordCount: Int { checker.logicalCount }
+
+  /// The next record, checked with all its chunks, or `nil` after the record with ME.
+  ///
+  /// - Throws: ``NDEFError`` with the first rule broken: `emptyInput` on no bytes, a layout
+  ///   or per-record rule, `tooManyRecords`, `dataAfterMessageEnd` (instead of the record
+  ///   with ME), or `missingMessageEnd` when the bytes end first.
+  @_lifetime(copy self)
+  @inlinable public mutating func next() throws(NDEFError) -> NDEFRecordView? {
+    if finished { return nil }
+    do throws(NDEFError) {
+      let total = bytes.byteCount
+      guard index < total else {
+        throw NDEFError(total == 0 ? .emptyInput : .missingMessageEnd, offset: baseOffset &+ total)
+      }
+      let start = index
+      let (first, _, clean) = try checker.check(bytes, at: start, baseOffset: baseOffset)
+      if !clean { try Self.throwViolation(bytes, at: start, baseOffset: baseOffset, continuation: false) }
+      index = first.end
+      var chunkCount = 1
+      var payloadLength = first.payloadLength
+      var messageEnd = first.header.messageEnd
+      while checker.inChunkSequence && index < total {
+        let chunkStart = index
+        let (chunk, _, chunkClean) = try checker.check(bytes, at: chunkStart, baseOffset: baseOffset)
+        if !chunkClean {
+          try Self.throwViolation(bytes, at: chunkStart, baseOffset: baseOffset, continuation: true)
+        }
+        index = chunk.end
+        chunkCount &+= 1
+        let (sum, overflow) = payloadLength.addingReportingOverflow(chunk.payloadLength)
+        payloadLength = overflow ? Int.max : sum
+        messageEnd = chunk.header.messageEnd
+      }
+      if messageEnd {
+        finished = true
+        if index < total { throw NDEFError(.dataAfterMessageEnd, offset: baseOffset &+ index) }
+      } else if index >= total {
+        throw NDEFError(.missingMessageEnd, offset: baseOffset &+ total)
+      }
+      return NDEFRecordView(
+        layout: first, typeNameFormat: first.header.typeNameFormat,
+        bytes: unsafe bytes.extracting(unchecked: start..<index), offset: baseOffset &+ start,
+        chunkCount: chunkCount, payloadLength: payloadLength)
+    } catch {
+      finished = true
+      throw error
+    }
+  }
+
+  /// Throws the first per-record rule the record at `start` breaks (out of line).
+  @usableFromInline @inline(never)
+  static func throwViolation(_ bytes: RawSpan, at start: Int, baseOffset: Int, continuation: Bool)
+    throws(NDEFError)
+  {
+    var unused: [NDEFWarning] = []
+    try NDEFMessageView.reportViolations(
+      bytes, at: start, baseOffset: baseOffset, first: start == 0, continuation: continuation, lenient: false,
+      warnings: &unused)
+  }
+}

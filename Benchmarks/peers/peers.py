@@ -6,7 +6,7 @@ strings over uri-100-records.ndef. bluetooth-data-tools: its compiled, uncached 
 over Corpus/adv/seeds (the public entry point caches results, which would time a dict
 lookup). Called by run-peers.sh; not used by the tests.
 """
-import glob, json, os, sys, time
+import glob, json, os, statistics, sys, time
 import ndef
 from bluetooth_data_tools import gap
 
@@ -15,19 +15,22 @@ root = sys.argv[1] if len(sys.argv) > 1 else "."
 def files(pattern):
     return [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(root, pattern)))]
 
-def rate(function, items, seconds=1.0):
-    """Items per second of function() (which processes `items` items), best of 5."""
-    best = 0.0
-    for _ in range(5):
-        count, start = 0, time.perf_counter()
-        while True:
+def rate(function, items, samples=11, seconds=0.02):
+    """Items per second of function() (which processes `items` items): the median of
+    `samples` samples of about `seconds` each after a warm-up, as Tapwire's harness does."""
+    function()
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        function()
+        count += 1
+    per_sample = max(1, count)
+    rates = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        for _ in range(per_sample):
             function()
-            count += 1
-            elapsed = time.perf_counter() - start
-            if elapsed > seconds / 5:
-                break
-        best = max(best, count * items / elapsed)
-    return best
+        rates.append(per_sample * items / (time.perf_counter() - start))
+    return statistics.median(rates)
 
 seeds = files("Corpus/ndef/seeds/*.ndef")
 seed_records = sum(len(list(ndef.message_decoder(m))) for m in seeds)

@@ -89,7 +89,9 @@ public struct URIRecordView: ~Escapable {
   @inlinable static var lastPrefixCode: UInt8 { 0x23 }
 
   /// The prefix the identifier code stands for; empty for 0x00 and reserved codes.
-  public var prefix: String { String(describing: Self.prefix(code: prefixCode)) }
+  public var prefix: String {
+    Self.prefix(code: prefixCode).withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+  }
 
   /// The prefix of identifier code `code` (the same table as ``prefixes``), as a static
   /// string: no array access, nothing to retain, its UTF-8 in read-only memory.

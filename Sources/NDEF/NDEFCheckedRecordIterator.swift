@@ -85,7 +85,39 @@ public struct NDEFCheckedRecordIterator: ~Escapable {
   ///   or per-record rule, `tooManyRecords`, `dataAfterMessageEnd` (instead of the record
   ///   with ME), or `missingMessageEnd` when the bytes end first.
   @_lifetime(copy self)
-  @inlinable public mutating func next() throws(NDEFError) -> NDEFRecordView? {
+  @inlinable @inline(__always)
+  public mutating func next() throws(NDEFError) -> NDEFRecordView? {
+    // The common case inline: an unchunked record that breaks no rule, followed by more
+    // bytes (no ME) or by none (ME). Anything else takes the general path, which applies
+    // the same rules in full.
+    let start = index
+    let total = bytes.byteCount
+    if !finished, let record = NDEFPhysicalRecord.scan(bytes, at: start) {
+      let h = record.header.rawValue
+      let messageEnd = h & NDEFRecordHeader.messageEndBit != 0
+      let clean = NDEFMessageView.isClean(
+        header: h, typeLength: record.typeLength, idLength: record.idLength,
+        payloadLength: record.payloadLength, first: start == 0, continuation: false)
+      if clean && h & NDEFRecordHeader.chunkFlagBit == 0 && checker.logicalCount < checker.maximumRecordCount
+        && messageEnd == (record.end == total)
+      {
+        checker.logicalCount &+= 1
+        checker.physicalCount &+= 1
+        index = record.end
+        finished = messageEnd
+        return NDEFRecordView(
+          layout: record, typeNameFormat: record.header.typeNameFormat,
+          bytes: unsafe bytes.extracting(unchecked: start..<record.end), offset: baseOffset &+ start,
+          chunkCount: 1, payloadLength: record.payloadLength)
+      }
+    }
+    return try nextInGeneral()
+  }
+
+  /// `next()` for every case: chunk sequences, broken rules, the end of the bytes.
+  @_lifetime(copy self)
+  @usableFromInline @inline(never)
+  mutating func nextInGeneral() throws(NDEFError) -> NDEFRecordView? {
     if finished { return nil }
     do throws(NDEFError) {
       let total = bytes.byteCount

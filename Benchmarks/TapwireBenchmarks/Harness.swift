@@ -99,6 +99,30 @@ enum Harness {
     return results
   }
 
+  /// Times single samples on request, for a driver that interleaves them with another
+  /// library's (`Benchmarks/peers/peers.py`): reads lines `NAME ITERATIONS` from standard
+  /// input and answers each with one line, the sample's nanoseconds per operation, items
+  /// per operation and checksum, or `error ...`. Ends at end of input.
+  static func serve(_ benchmarks: [Benchmark]) {
+    let byName = Dictionary(uniqueKeysWithValues: benchmarks.map { ($0.name, $0) })
+    let clock = ContinuousClock()
+    // Unbuffered: the driver waits for each answer.
+    let output = FileHandle.standardOutput
+    while let line = readLine() {
+      let fields = line.split(separator: " ")
+      guard fields.count == 2, let benchmark = byName[String(fields[0])], let count = Int(fields[1]), count > 0
+      else {
+        output.write(Data("error: expected NAME ITERATIONS with a known NAME, got \(line)\n".utf8))
+        continue
+      }
+      let start = clock.now
+      let checksum = benchmark.run(count)
+      let elapsed = nanoseconds(clock.now - start)
+      output.write(
+        Data("\(format(elapsed / Double(count), decimals: 3)) \(benchmark.itemsPerOperation) \(checksum)\n".utf8))
+    }
+  }
+
   static func format(_ value: Double, decimals: Int = 1) -> String {
     String(format: "%.\(decimals)f", value)
   }

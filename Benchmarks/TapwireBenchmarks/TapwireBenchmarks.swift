@@ -1,7 +1,7 @@
 import Foundation
 
 /// `swift run -c release TapwireBenchmarks [--filter NAME] [--json] [--samples N]
-/// [--iterations N] [--scaling]`
+/// [--iterations N] [--scaling] [--serve]`
 @main
 struct TapwireBenchmarks {
   static func main() {
@@ -10,6 +10,7 @@ struct TapwireBenchmarks {
     var samples = 11
     var iterations: Int?
     var scaling = false
+    var serve = false
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
       switch argument {
@@ -18,10 +19,11 @@ struct TapwireBenchmarks {
       case "--samples": samples = Int(arguments.popFirst() ?? "") ?? samples
       case "--iterations": iterations = Int(arguments.popFirst() ?? "")
       case "--scaling": scaling = true
+      case "--serve": serve = true
       default:
         FileHandle.standardError.write(
           Data(
-            "usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N] [--scaling]\n"
+            "usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N] [--scaling] [--serve]\n"
               .utf8))
         exit(2)
       }
@@ -35,7 +37,13 @@ struct TapwireBenchmarks {
     let all =
       NDEFBenchmarks.all() + TypedRecordBenchmarks.all() + ISO7816Benchmarks.all() + BLEBenchmarks.all()
       + TagBenchmarks.all()
-    let benchmarks = all.filter { filter == nil || $0.name.contains(filter!) }
+    // `--filter a,b` keeps the benchmarks whose names contain any of the parts.
+    let parts = filter?.split(separator: ",").map(String.init)
+    let benchmarks = all.filter { benchmark in parts?.contains { benchmark.name.contains($0) } ?? true }
+    if serve {
+      Harness.serve(benchmarks)
+      return
+    }
     // The strict NDEF decoders, each against the C header walk over the same buffer.
     let limit = "ndef.limit.c-header-walk.mixed-corpus"
     let references = Dictionary(

@@ -95,9 +95,17 @@ public struct NDEFCheckedRecordIterator: ~Escapable {
     if !finished, let record = NDEFPhysicalRecord.scan(bytes, at: start) {
       let h = record.header.rawValue
       let messageEnd = h & NDEFRecordHeader.messageEndBit != 0
-      let clean = NDEFMessageView.isClean(
-        header: h, typeLength: record.typeLength, idLength: record.idLength,
-        payloadLength: record.payloadLength, first: start == 0, continuation: false)
+      // The usual record (not the first, MB and CF clear, TNF 1-4 with a TYPE) is clean
+      // without the full predicate.
+      let mbOrCF = NDEFRecordHeader.messageBeginBit | NDEFRecordHeader.chunkFlagBit
+      let usual =
+        start != 0 && h & mbOrCF == 0 && (h & NDEFRecordHeader.typeNameFormatMask) &- 1 < 4
+        && record.typeLength != 0
+      let clean =
+        usual
+        || NDEFMessageView.isClean(
+          header: h, typeLength: record.typeLength, idLength: record.idLength,
+          payloadLength: record.payloadLength, first: start == 0, continuation: false)
       if clean && h & NDEFRecordHeader.chunkFlagBit == 0 && checker.logicalCount < checker.maximumRecordCount
         && messageEnd == (record.end == total)
       {

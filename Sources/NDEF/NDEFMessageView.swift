@@ -149,6 +149,20 @@ public struct NDEFMessageView: ~Escapable {
       guard let record = NDEFPhysicalRecord.scan(bytes, at: at) else { return .stopped }
       let h = record.header.rawValue
       let continuation = state.inChunkSequence
+      // The usual record first: not the first, not in or starting a chunk sequence (MB and
+      // CF clear), TNF 1-4 with a TYPE. It breaks no rule (`isClean` holds), so only the
+      // counts and the position move.
+      let mbOrCF = NDEFRecordHeader.messageBeginBit | NDEFRecordHeader.chunkFlagBit
+      if !continuation && at != 0 && h & mbOrCF == 0
+        && (h & NDEFRecordHeader.typeNameFormatMask) &- 1 < 4 && record.typeLength != 0
+        && state.logicalCount < state.maximumRecordCount
+      {
+        state.logicalCount &+= 1
+        state.physicalCount &+= 1
+        at = record.end
+        if h & NDEFRecordHeader.messageEndBit != 0 { return .messageEnd }
+        continue
+      }
       guard
         continuation || state.logicalCount < state.maximumRecordCount,
         isClean(

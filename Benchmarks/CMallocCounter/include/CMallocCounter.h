@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 /// Heap allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign)
-/// made by this process since it started. Counted by the interposed allocator functions
+/// made by the calling thread since it started. Counted by the interposed allocator functions
 /// in MallocCounter.c, which forward to glibc's own.
 uint64_t tapwire_allocation_count(void);
 

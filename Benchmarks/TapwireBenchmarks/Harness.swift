@@ -110,7 +110,8 @@ enum Harness {
     let output = FileHandle.standardOutput
     while let line = readLine() {
       let fields = line.split(separator: " ")
-      guard fields.count == 2, let benchmark = byName[String(fields[0])], let count = Int(fields[1]), count > 0
+      guard fields.count == 2, let benchmark = byName[String(fields[0])], let count = Int(fields[1]),
+        count > 0
       else {
         output.write(Data("error: expected NAME ITERATIONS with a known NAME, got \(line)\n".utf8))
         continue
@@ -119,7 +120,9 @@ enum Harness {
       let checksum = benchmark.run(count)
       let elapsed = nanoseconds(clock.now - start)
       output.write(
-        Data("\(format(elapsed / Double(count), decimals: 3)) \(benchmark.itemsPerOperation) \(checksum)\n".utf8))
+        Data(
+          "\(format(elapsed / Double(count), decimals: 3)) \(benchmark.itemsPerOperation) \(checksum)\n".utf8)
+      )
     }
   }
 

@@ -70,26 +70,24 @@ public struct ADStructureView: ~Escapable {
   @_lifetime(copy self)
   @inlinable public func serviceData() throws(BLEAdvertisingError) -> ServiceDataView? {
     guard let width = type.serviceDataUUIDWidth else { return nil }
-    var reader = ByteReader(data)
+    guard data.byteCount >= width else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
+    // Invariant: the data holds the whole UUID (width 2, 4 or 16), little-endian.
     let uuid: BluetoothUUID
     switch width {
     case 2:
-      guard let value = reader.readUInt16LE() else {
-        throw BLEAdvertisingError(.invalidDataLength, offset: offset)
-      }
-      uuid = BluetoothUUID(uuid16: value)
+      let value = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: 0, as: UInt16.self)
+      uuid = BluetoothUUID(uuid16: UInt16(littleEndian: value))
     case 4:
-      guard let value = reader.readUInt32LE() else {
-        throw BLEAdvertisingError(.invalidDataLength, offset: offset)
-      }
-      uuid = BluetoothUUID(uuid32: value)
+      let value = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: 0, as: UInt32.self)
+      uuid = BluetoothUUID(uuid32: UInt32(littleEndian: value))
     default:
-      guard let low = reader.readLittleEndian(UInt64.self), let high = reader.readLittleEndian(UInt64.self)
-      else { throw BLEAdvertisingError(.invalidDataLength, offset: offset) }
-      uuid = BluetoothUUID(high: high, low: low)
+      let low = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: 0, as: UInt64.self)
+      let high = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: 8, as: UInt64.self)
+      uuid = BluetoothUUID(high: UInt64(littleEndian: high), low: UInt64(littleEndian: low))
     }
     return ServiceDataView(
-      uuid: uuid, uuidWidth: width, data: data.extracting(width..<data.byteCount),
+      uuid: uuid, uuidWidth: width,
+      data: unsafe data.extracting(unchecked: Range(uncheckedBounds: (width, data.byteCount))),
       dataOffset: dataOffset &+ width)
   }
 

@@ -299,7 +299,8 @@ public struct CheckedADStructureIterator: ~Escapable {
       // Invariant: start + 1 < end <= total.
       let type = unsafe bytes.unsafeLoad(fromUncheckedByteOffset: start &+ 1, as: UInt8.self)
       return ADStructureView(
-        type: ADType(rawValue: type), data: unsafe bytes.extracting(unchecked: (start &+ 2)..<end),
+        type: ADType(rawValue: type),
+        data: unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (start &+ 2, end))),
         offset: baseOffset &+ start)
     }
     return nil

@@ -21,6 +21,18 @@ public struct UUIDListView: ~Escapable {
   @inlinable public func uuid(at index: Int) -> BluetoothUUID? {
     guard index >= 0, index < count else { return nil }
     let start = index &* width
-    return BluetoothUUID(littleEndian: data.extracting(start..<(start &+ width)))
+    // Invariant: start + width <= data.byteCount (index < count), width is 2, 4 or 16.
+    switch width {
+    case 2:
+      let value = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: start, as: UInt16.self)
+      return BluetoothUUID(uuid16: UInt16(littleEndian: value))
+    case 4:
+      let value = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: start, as: UInt32.self)
+      return BluetoothUUID(uuid32: UInt32(littleEndian: value))
+    default:
+      let low = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: start, as: UInt64.self)
+      let high = unsafe data.unsafeLoadUnaligned(fromUncheckedByteOffset: start &+ 8, as: UInt64.self)
+      return BluetoothUUID(high: UInt64(littleEndian: high), low: UInt64(littleEndian: low))
+    }
   }
 }

@@ -24,7 +24,9 @@ swift build -c release --product TapwireBenchmarks >/dev/null
 binary=.build/release/TapwireBenchmarks
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$venv/bin/python" Benchmarks/peers/peers.py . "$binary" "$rounds" >"$out/peers.json"
+mkdir "$out/mixed"
+"$binary" --write-mixed-corpus "$out/mixed"
+"$venv/bin/python" Benchmarks/peers/peers.py . "$binary" "$rounds" "$out/mixed" >"$out/peers.json"
 for run in $(seq "$runs"); do
   "$binary" --json --filter .mixed-corpus 2>/dev/null >"$out/limit-$run.json"
 done
@@ -32,8 +34,9 @@ python3 - "$out" "$runs" <<'PY'
 import json, statistics, sys
 folder, runs = sys.argv[1], int(sys.argv[2])
 peers = json.load(open(f"{folder}/peers.json"))
-print(f"Tapwire/peer: items/s are medians; the ratio is the median of {next(iter(peers.values()))['rounds']} "
-      "per-round ratios [10th-90th percentile]")
+print(f"Tapwire/peer: items/s are medians (each side counting its own items); the ratio is of the time per "
+      f"pass over the same input, the median of {next(iter(peers.values()))['rounds']} per-round ratios "
+      "[10th-90th percentile]")
 print(f"{'workload':32} {'peer':22} {'Tapwire items/s':>16} {'peer items/s':>14} {'ratio':>9}  range")
 for name, r in peers.items():
     print(f"{name:32} {r['peer']:22} {r['tapwireItemsPerSec']:16,.0f} {r['peerItemsPerSec']:14,.0f}"

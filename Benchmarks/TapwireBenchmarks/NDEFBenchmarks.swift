@@ -78,14 +78,20 @@ enum NDEFBenchmarks {
     }
   }
 
-  static func all() -> [Benchmark] {
-    let small = uriMessage(records: 1)
-    let hundred = uriMessage(records: 100)
+  /// The mixed corpus: the seed messages, one of 100 URI records and a 2000-byte media
+  /// record in 100-byte chunks.
+  static func mixedCorpus() -> [[UInt8]] {
     let chunked = try! NDEFMessage(records: [
       NDEFRecord(
         typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array(repeating: 0x61, count: 2000))
     ]).encodedBytes(options: NDEFEncodingOptions(maximumChunkPayloadSize: 100))
-    let mixed = corpus() + [hundred, chunked]
+    return corpus() + [uriMessage(records: 100), chunked]
+  }
+
+  static func all() -> [Benchmark] {
+    let small = uriMessage(records: 1)
+    let hundred = uriMessage(records: 100)
+    let mixed = mixedCorpus()
     let mixedBytes = mixed.reduce(0) { $0 + $1.count }
     let mixedRecords = recordCount(mixed)
     // The mixed corpus as one buffer and each message's range in it, for the workloads

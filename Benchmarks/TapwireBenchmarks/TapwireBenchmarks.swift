@@ -1,7 +1,7 @@
 import Foundation
 
 /// `swift run -c release TapwireBenchmarks [--filter NAME] [--json] [--samples N]
-/// [--iterations N] [--scaling] [--serve]`
+/// [--iterations N] [--scaling] [--serve] [--write-mixed-corpus DIR]`
 @main
 struct TapwireBenchmarks {
   static func main() {
@@ -20,10 +20,21 @@ struct TapwireBenchmarks {
       case "--iterations": iterations = Int(arguments.popFirst() ?? "")
       case "--scaling": scaling = true
       case "--serve": serve = true
+      case "--write-mixed-corpus":
+        // The mixed NDEF corpus as files, for the peers to decode the same messages.
+        let folder = arguments.popFirst() ?? "."
+        for (index, message) in NDEFBenchmarks.mixedCorpus().enumerated() {
+          let path = "\(folder)/\(String(index + 10000).dropFirst()).ndef"
+          guard FileManager.default.createFile(atPath: path, contents: Data(message)) else {
+            FileHandle.standardError.write(Data("cannot write \(path)\n".utf8))
+            exit(1)
+          }
+        }
+        return
       default:
         FileHandle.standardError.write(
           Data(
-            "usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N] [--scaling] [--serve]\n"
+            "usage: TapwireBenchmarks [--filter NAME] [--json] [--samples N] [--iterations N] [--scaling] [--serve] [--write-mixed-corpus DIR]\n"
               .utf8))
         exit(2)
       }

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Times Tapwire and the peer libraries on the same inputs, interleaved, and prints JSON.
 
-usage: peers.py ROOT TAPWIRE_BENCHMARKS_BINARY [ROUNDS]
+usage: peers.py ROOT TAPWIRE_BENCHMARKS_BINARY [ROUNDS [MIXED_CORPUS_DIR]]
 
 The peers: ndeflib (nfcpy) decoding the messages of Corpus/ndef/seeds (records/s) and
-turning the URI records of uri-100-records.ndef into strings; bluetooth-data-tools' compiled,
+turning the URI records of uri-100-records.ndef into strings, and decoding the mixed corpus
+that `TapwireBenchmarks --write-mixed-corpus DIR` wrote; bluetooth-data-tools' compiled,
 uncached AD parser over Corpus/adv/seeds (the public entry point caches results, which
 would time a dict lookup). Tapwire runs the workloads of the same names in
 `TapwireBenchmarks --serve`. Each round takes one ~20 ms sample of Tapwire and one of the
@@ -24,20 +25,26 @@ mixed_folder = sys.argv[4] if len(sys.argv) > 4 else None
 sample_seconds = 0.02
 
 
-def files(pattern):
-    return [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(root, pattern)))]
+def files(pattern, folder=root):
+    return [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(folder, pattern)))]
+
+
+def record_count(messages):
+    return sum(len(list(ndef.message_decoder(m))) for m in messages)
+
+
+def decoder(messages):
+    """ndeflib decoding every record of `messages`."""
+
+    def decode():
+        for m in messages:
+            for _ in ndef.message_decoder(m):
+                pass
+
+    return decode
 
 
 seeds = files("Corpus/ndef/seeds/*.ndef")
-seed_records = sum(len(list(ndef.message_decoder(m))) for m in seeds)
-
-
-def decode_seeds():
-    for m in seeds:
-        for _ in ndef.message_decoder(m):
-            pass
-
-
 hundred = open(os.path.join(root, "Corpus/ndef/seeds/uri-100-records.ndef"), "rb").read()
 
 
@@ -46,15 +53,7 @@ def uri_strings():
         record.iri
 
 
-mixed = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(mixed_folder, "*.ndef")))] if mixed_folder else []
-mixed_records = sum(len(list(ndef.message_decoder(m))) for m in mixed)
-
-
-def decode_mixed():
-    for m in mixed:
-        for _ in ndef.message_decoder(m):
-            pass
-
+mixed = files("*.ndef", mixed_folder) if mixed_folder else []
 
 adv = files("Corpus/adv/seeds/*.bin")
 
@@ -66,10 +65,16 @@ def parse_adv():
 
 # (Tapwire workload, peer name, peer function, items per call)
 workloads = [
-    ("ndef.view.seeds", "ndeflib", decode_seeds, seed_records),
+    ("ndef.view.seeds", "ndeflib", decoder(seeds), record_count(seeds)),
     ("ndef.typed.uri-100-to-string", "ndeflib", uri_strings, 100),
     ("adv.parse.corpus", "bluetooth-data-tools", parse_adv, len(adv)),
-] + ([("ndef.validate.mixed-corpus", "ndeflib", decode_mixed, mixed_records)] if mixed else [])
+] + [
+    # ndeflib yields every record; Tapwire's validation alone, its single-pass checked
+    # iterator and its validated view (records handed out), on the same messages.
+    (name, "ndeflib", decoder(mixed), record_count(mixed))
+    for name in ["ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.view.mixed-corpus"]
+    if mixed
+]
 
 tapwire = subprocess.Popen(
     [binary, "--serve", "--filter", ",".join(w[0] for w in workloads)],

@@ -37,14 +37,16 @@ let package = Package(
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
-    // libnfc 1.8 through pkg-config (Debian libnfc-dev).
-    .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+    // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
+    // shim names the package when the header is missing, so codec-only builds stay quiet.
+    .systemLibrary(name: "CLibNFC"),
     // The only module that calls libnfc; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
-    // pcsc-lite 1.9 through pkg-config (Debian libpcsclite-dev).
-    .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+    // pcsc-lite 1.9 (Debian libpcsclite-dev), without pkg-config for the same reason: a C target
+    // whose include/ forwards the bare header names pcsc-lite uses (see CPCSCLite.h).
+    .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
     // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],

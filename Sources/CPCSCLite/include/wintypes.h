@@ -1,0 +1,2 @@
+// Forwards the bare name pcsclite.h uses to pcsc-lite's header (see shim.h).
+#include <PCSC/wintypes.h>

@@ -1,12 +1,12 @@
 import ISO7816
 
 #if !hasFeature(Embedded)
-  /// Why a Type 4 NDEF procedure run over an ``ISO7816/APDUExchanger`` stopped: the
+  /// Why a Type 4 NDEF procedure run over an `APDUExchanger` (ISO7816) stopped: the
   /// transport's own error, an ISO/IEC 7816-4 transport rule, or the procedure's error.
   public enum Type4RunError<TransportFailure: Error>: Error {
     /// The transport failed to send or receive.
     case transport(TransportFailure)
-    /// A response broke a transport rule or bound (ISO/IEC 7816-4 §5.1; see ``ISO7816/APDUError``).
+    /// A response broke a transport rule or bound (ISO/IEC 7816-4 §5.1; see `APDUError` in ISO7816).
     case apdu(APDUError)
     /// The tag answered against the Type 4 procedure (T4T 3.0 §5; see ``NFCTagError``).
     case tag(NFCTagError)

@@ -23,7 +23,7 @@ public struct TypedRecordView: ~Escapable {
 
 /// The decoded form of a record, by type: the one dispatch entry point over every record
 /// type Tapwire knows (NFC Forum RTDs, Connection Handover, Wi-Fi and the AAR). Unknown
-/// types are ``unrecognized``, never an error.
+/// types are ``unrecognized(_:)``, never an error.
 public enum DecodedRecord: ~Escapable {
   /// Well-known `T` (RTD Text).
   case text(TextRecordView)
@@ -58,7 +58,7 @@ public enum DecodedRecord: ~Escapable {
   /// An absolute-URI record (TNF 3), type syntax checked.
   case absoluteURI(TypedRecordView)
   /// A chunked record: assemble the payload (``NDEFRecordView/assembledPayload(maximumSize:)``)
-  /// and decode it with ``init(typeNameFormat:type:payload:payloadOffset:options:depth:)``.
+  /// and decode it with ``init(typeNameFormat:type:payload:payloadOffset:typeOffset:options:depth:)``.
   case chunked
   /// Empty, Unknown, or a well-known type without a decoder here.
   case unrecognized(TypedRecordView)

@@ -19,6 +19,8 @@ let package = Package(
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .library(name: "PCSCControl", targets: ["PCSCControl"]),
+    // Tapwire's virtual reader driver, loaded by pcscd (test support; see Sources/TapwireIFD).
+    .library(name: "TapwireIFD", type: .dynamic, targets: ["TapwireIFD"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -51,6 +53,8 @@ let package = Package(
     // pcsc-lite 1.9 (Debian libpcsclite-dev), without pkg-config for the same reason: a C target
     // whose include/ forwards the bare header names pcsc-lite uses (see CPCSCLite.h).
     .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+    // A pcsc-lite IFD handler (C, ifdhandler.h) that pcscd loads as a virtual NFC reader.
+    .target(name: "TapwireIFD", cSettings: [.headerSearchPath("pcsc")]),
     // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderPCSC",

@@ -18,6 +18,9 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
+    .library(name: "PCSCControl", targets: ["PCSCControl"]),
+    // Tapwire's virtual reader driver, loaded by pcscd (test support; see Sources/TapwireIFD).
+    .library(name: "TapwireIFD", type: .dynamic, targets: ["TapwireIFD"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -44,12 +47,18 @@ let package = Package(
     .target(
       name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
+    // vendor escapes, reader-driven NFC session codes (sans-IO, Embedded-clean).
+    .target(name: "PCSCControl", dependencies: ["NFCWire", "ISO7816"], swiftSettings: swiftSettings),
     // pcsc-lite 1.9 (Debian libpcsclite-dev), without pkg-config for the same reason: a C target
     // whose include/ forwards the bare header names pcsc-lite uses (see CPCSCLite.h).
     .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+    // A pcsc-lite IFD handler (C, ifdhandler.h) that pcscd loads as a virtual NFC reader.
+    .target(name: "TapwireIFD", cSettings: [.headerSearchPath("pcsc")]),
     // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
     .target(
-      name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],
+      name: "NFCReaderPCSC",
+      dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
@@ -147,6 +156,8 @@ let package = Package(
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
       ],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
       swiftSettings: swiftSettings),

@@ -22,6 +22,7 @@ let package = Package(
         .product(name: "NFCReaderLibNFC", package: "Tapwire"),
         .product(name: "NFCReaderPCSC", package: "Tapwire"),
         .product(name: "PN532Simulator", package: "Tapwire"),
+        .product(name: "PCSCControl", package: "Tapwire"),
       ],
       // Only what a dependent would set: Swift 6 mode, no experimental features.
       swiftSettings: [.swiftLanguageMode(.v6)])

@@ -78,6 +78,23 @@ func checkNDEF() {
       "lenient warning listed: \(lines)")
   }
 
+  group("NDEF: a malformed record is classified, not thrown") {
+    // A URI record with the reserved prefix code 0x30, then a valid text record.
+    let bytes: [UInt8] = [0x91, 0x01, 0x02, 0x55, 0x30, 0x61, 0x51, 0x01, 0x04, 0x54, 0x02, 0x65, 0x6E, 0x21]
+    let message = try NDEFMessageView(validating: bytes.span)
+    var records = message.records
+    var kinds: [String] = []
+    while let record = records.next() {
+      switch DecodedRecord(classifying: record) {
+      case .malformed(let bad):
+        kinds.append("malformed \(bad.recordType) \(bad.error.code) at \(bad.error.offset)")
+      case .text(let text): kinds.append("text \(text.string)")
+      default: kinds.append("other")
+      }
+    }
+    expectEqual(kinds, ["malformed uri uriReservedPrefix at 4", "text !"], "classified records")
+  }
+
   group("NDEF: Smart Poster built, encoded and decoded back") {
     let message = try menuPoster()
     let bytes = try message.encodedBytes()

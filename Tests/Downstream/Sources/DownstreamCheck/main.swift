@@ -16,6 +16,7 @@ await checkType4Procedure()
 checkNFCReader()
 await checkLibNFCAgainstTheSimulator()
 await checkPCSC()
+checkPCSCControl()
 if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()

@@ -154,6 +154,7 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
+        "PCSCControl",
       ],
       swiftSettings: swiftSettings),
     .testTarget(

@@ -72,7 +72,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags",
+        "NFCTags", "PCSCControl",
       ],
       swiftSettings: swiftSettings),
 
@@ -156,6 +156,7 @@ let package = Package(
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
         "PCSCControl",
       ],
+      exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),

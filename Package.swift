@@ -82,7 +82,8 @@ let package = Package(
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator"],
+      name: "FuzzOracles",
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl"],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -127,6 +128,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),

@@ -72,7 +72,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags",
+        "NFCTags", "PCSCControl",
       ],
       swiftSettings: swiftSettings),
 
@@ -82,7 +82,8 @@ let package = Package(
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator"],
+      name: "FuzzOracles",
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl"],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -128,6 +129,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.
@@ -154,7 +158,9 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
+        "PCSCControl",
       ],
+      exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),

@@ -15,7 +15,7 @@
 //     Le larger than the data: data + 6282, Le smaller: 6CXX; other P1 or no data: 6A81;
 //   - IFDHControl: the Part 10 feature request, FEATURE_GET_TLV_PROPERTIES,
 //     FEATURE_IFD_PIN_PROPERTIES, an ACS-style escape (E0 00 00 18/28/29), and the
-//     Rutoken-style NFC codes (see TapwireIFD.h). Any other code: IFD_ERROR_NOT_SUPPORTED
+//     Rutoken-style NFC codes (see TapwireIFD.h). Any other code: IFD_NOT_SUPPORTED
 //     (pcscd: SCARD_E_UNSUPPORTED_FEATURE).
 //
 // Scripting (files the test writes in DIR):
@@ -497,7 +497,7 @@ RESPONSECODE IFDHControl(DWORD Lun, DWORD dwControlCode, PUCHAR TxBuffer, DWORD 
         unsigned char echo[] = {0xE1, 0, 0, 0, 1, in[5]};
         memcpy(out, echo, outLength = sizeof echo);
       } else {
-        rc = IFD_ERROR_NOT_SUPPORTED;
+        rc = IFD_NOT_SUPPORTED;
       }
       break;
     case TAPWIRE_IFD_START_NFC:
@@ -525,7 +525,7 @@ RESPONSECODE IFDHControl(DWORD Lun, DWORD dwControlCode, PUCHAR TxBuffer, DWORD 
       out[0] = 0;
       outLength = 1;
       break;
-    default: rc = IFD_ERROR_NOT_SUPPORTED;
+    default: rc = IFD_NOT_SUPPORTED;
     }
   }
   if (rc == IFD_SUCCESS && outLength > RxLength) rc = IFD_ERROR_INSUFFICIENT_BUFFER;

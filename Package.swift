@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
+    .library(name: "RemoteManagement", targets: ["RemoteManagement"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -35,6 +36,8 @@ let package = Package(
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
+    // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
+    .target(name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
@@ -139,6 +142,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(

@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .library(name: "RemoteManagement", targets: ["RemoteManagement"]),
+    .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -38,6 +39,8 @@ let package = Package(
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
     .target(name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // Its HTTP adapter: URLSession (FoundationNetworking on Linux), HTTPS included.
+    .target(name: "RemoteManagementHTTP", dependencies: ["RemoteManagement"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
@@ -66,7 +69,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags",
+        "NFCTags", "RemoteManagement", "RemoteManagementHTTP",
       ],
       swiftSettings: swiftSettings),
 
@@ -76,7 +79,8 @@ let package = Package(
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator"],
+      name: "FuzzOracles",
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "RemoteManagement"],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -118,6 +122,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzAdminSession", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAdminSession",
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",

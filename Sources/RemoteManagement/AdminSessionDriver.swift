@@ -33,6 +33,9 @@ import ISO7816
     /// The card transport's last error, when a failure ended a script
     /// (``RemoteManagementError/Code/cardRemoved``).
     public private(set) var lastTransportError: Transport.Failure?
+    /// Whether a cancelled task cancels the session (off for updates that cannot be
+    /// cancelled once started).
+    public var honoursCancellation = true
 
     /// Creates a driver; by default the clock is `ContinuousClock` and sleeping is
     /// `Task.sleep`.
@@ -57,7 +60,7 @@ import ISO7816
       _ session: inout AdminSession, onEvent: (AdminEvent, AdminProgress) -> Void = { _, _ in }
     ) async -> Result<AdminSummary, RemoteManagementError> {
       while true {
-        if Task.isCancelled { session.cancel() }
+        if honoursCancellation && Task.isCancelled { session.cancel() }
         let action = session.next(now: now())
         for event in session.takeEvents() { onEvent(event, session.progress) }
         switch action {

@@ -46,7 +46,7 @@ public struct AdminProgress: Sendable, Hashable {
 }
 
 /// A command that stopped its script: the round trip, the step (0-based) and the error
-/// (``APDUError/Code/unexpectedStatusWord`` with the card's status word).
+/// (`APDUError/Code/unexpectedStatusWord` with the card's status word).
 public struct AdminCommandFailure: Sendable, Hashable {
   /// The round trip.
   public var round: Int

@@ -9,7 +9,7 @@ import NFCWire
 /// retry's backoff, send command APDU bytes to the card, or stop. The caller does it and
 /// reports what happened. Each 200 response carries an ETSI TS 102 226 §5.2.1 command
 /// scripting template; the session selects the targeted application, runs the script
-/// through ``ISO7816/ScriptRun`` (GET RESPONSE and chaining as the
+/// through `ScriptRun` (GET RESPONSE and chaining as the
 /// ``AdminSessionConfiguration/exchangeOptions`` say) and posts the §5.2.2 response
 /// scripting template to `X-Admin-Next-URI` with `X-Admin-Script-Status`, until the
 /// server answers 204 No Content.

@@ -2,7 +2,7 @@
 import ISO7816
 
 #if !hasFeature(Embedded)
-  /// Runs ``CardUpdate``s on a card: a local script through ``ISO7816/ScriptRun``, a remote
+  /// Runs ``CardUpdate``s on a card: a local script through `ScriptRun`, a remote
   /// one through an ``AdminSession``; both report ``AdminEvent``s (a local script as round 1).
   public struct CardUpdateRunner<Client: AdminHTTPClient, Transport: APDUTransport> {
     /// The driver, holding the HTTP client, the card transport and the clock.

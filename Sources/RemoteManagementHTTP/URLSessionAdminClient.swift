@@ -6,8 +6,8 @@ import RemoteManagement
   import FoundationNetworking
 #endif
 
-/// An ``RemoteManagement/AdminHTTPClient`` over `URLSession` (FoundationNetworking on
-/// Linux): HTTP and HTTPS, redirections left to the ``RemoteManagement/AdminSession``
+/// An `AdminHTTPClient` over `URLSession` (FoundationNetworking on
+/// Linux): HTTP and HTTPS, redirections left to the `AdminSession`
 /// (which detects loops), bodies bounded by ``maximumBodySize``.
 ///
 /// On Linux the certificate authorities come from the system store; a test CA can be named

@@ -21,6 +21,8 @@ let package = Package(
     .library(name: "PCSCControl", targets: ["PCSCControl"]),
     // Tapwire's virtual reader driver, loaded by pcscd (test support; see Sources/TapwireIFD).
     .library(name: "TapwireIFD", type: .dynamic, targets: ["TapwireIFD"]),
+    .library(name: "RemoteManagement", targets: ["RemoteManagement"]),
+    .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -38,6 +40,10 @@ let package = Package(
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
+    // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
+    .target(name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // Its HTTP adapter: URLSession (FoundationNetworking on Linux), HTTPS included.
+    .target(name: "RemoteManagementHTTP", dependencies: ["RemoteManagement"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
@@ -72,7 +78,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags", "PCSCControl",
+        "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP",
       ],
       swiftSettings: swiftSettings),
 
@@ -83,7 +89,9 @@ let package = Package(
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
       name: "FuzzOracles",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
+      ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -127,6 +135,9 @@ let package = Package(
       name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzAdminSession", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAdminSession",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -152,6 +163,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(

@@ -19,6 +19,7 @@ struct CorpusReplayTests {
     "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
     "atr": AnswerToResetOracle.check,
     "pcsccontrol": PCSCControlOracle.check,
+    "admin": AdminSessionOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
+    .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -33,6 +34,8 @@ let package = Package(
     .target(name: "ISO7816", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    // Card-reader connection lifecycle (sans-IO): connect, reconnect, reboot, disconnect.
+    .target(name: "ReaderConnection", dependencies: ["BLEAdvertising"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
@@ -73,7 +76,8 @@ let package = Package(
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
-      name: "FuzzOracles", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator"],
+      name: "FuzzOracles",
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "ReaderConnection"],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -114,6 +118,9 @@ let package = Package(
       name: "FuzzReaderDiscovery", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderDiscovery",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzReaderConnection", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderConnection",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -149,6 +156,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),

@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
+    .library(name: "BlueZ", targets: ["BlueZ"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -54,6 +55,14 @@ let package = Package(
     .target(
       name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
+    // forwards the names libdbus's headers use to Debian's folders (see CDBus.h).
+    .target(name: "CDBus", linkerSettings: [.linkedLibrary("dbus-1")]),
+    // BlueZ over D-Bus: the scanner feeding ReaderDiscovery and the link for ReaderConnection;
+    // the only module that calls libdbus.
+    .target(
+      name: "BlueZ", dependencies: ["CDBus", "BLEAdvertising", "ReaderConnection"],
+      swiftSettings: swiftSettings),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
@@ -159,6 +168,10 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "BlueZTests", dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection"],
+      exclude: ["bluez_mock.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),

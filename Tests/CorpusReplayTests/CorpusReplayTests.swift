@@ -20,6 +20,7 @@ struct CorpusReplayTests {
     "atr": AnswerToResetOracle.check,
     "pcsccontrol": PCSCControlOracle.check,
     "admin": AdminSessionOracle.check,
+    "connection": ReaderConnectionOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -33,27 +33,29 @@ enum NDEFBenchmarks {
     return try! NDEFMessage(records: [record]).encodedBytes()
   }
 
-  /// Validates and walks every record of `bytes` with the view API; returns a checksum.
+  /// Validates and walks every record of `bytes` with the view API, taking each record's
+  /// type and payload spans; returns a checksum.
   @inline(never)
   static func walk(_ bytes: RawSpan) -> Int {
     guard let message = try? NDEFMessageView(validating: bytes) else { return -1 }
     var sum = 0
     var records = message.records
     while let record = records.next() {
-      sum &+= record.payloadLength &+ record.type.byteCount &+ Int(record.header.rawValue)
+      sum &+= record.payload.byteCount &+ record.type.byteCount &+ Int(record.header.rawValue)
     }
     return sum
   }
 
   /// Checks and walks every record of `bytes` in one pass
-  /// (`NDEFMessageView.checkedRecords`); returns a checksum.
+  /// (`NDEFMessageView.checkedRecords`), taking each record's type and payload spans;
+  /// returns a checksum.
   @inline(never)
   static func checkedWalk(_ bytes: RawSpan) -> Int {
     var records = NDEFMessageView.checkedRecords(bytes)
     var sum = 0
     do throws(NDEFError) {
       while let record = try records.next() {
-        sum &+= record.payloadLength &+ record.type.byteCount &+ Int(record.header.rawValue)
+        sum &+= record.payload.byteCount &+ record.type.byteCount &+ Int(record.header.rawValue)
       }
     } catch {
       return -1

@@ -77,7 +77,8 @@ struct Format: Sendable {
         decode(bytes, lenient).map { json in
           HumanTree(
             summary: "\(summary) (\(name)), \(Describe.bytes(bytes.count))", nodes: nodes(bytes, lenient),
-            warnings: Describe.warnings(json), failure: isOK(json) ? nil : DecodeFailure(errorJSON: json))
+            warnings: Describe.warnings(json), notes: Describe.warnings(json, key: "notes"),
+            failure: isOK(json) ? nil : DecodeFailure(errorJSON: json))
         }
       },
       likelihood: { bytes in

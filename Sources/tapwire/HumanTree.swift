@@ -50,6 +50,8 @@ struct HumanTree {
   var summary: String
   var nodes: [TreeNode]
   var warnings: [String] = []
+  /// Facts that break no rule (a lock area past the end of the image), in both modes.
+  var notes: [String] = []
   /// Set when the input decoded but does not count as valid (strict mode: a record whose
   /// payload breaks its record type): the tree is shown, and the command still fails.
   var failure: DecodeFailure? = nil
@@ -86,6 +88,7 @@ struct HumanTree {
       for child in node.children { render(child, depth: depth + 1) }
     }
     for node in nodes { render(node, depth: 0) }
+    for note in notes { result.append("note: " + note) }
     for warning in warnings {
       result.append(colour ? Terminal.yellow + "warning: " + warning + Terminal.reset : "warning: " + warning)
     }
@@ -146,8 +149,8 @@ enum Describe {
   }
 
   /// `code at offset N: message` for each warning object of a JSON result.
-  static func warnings(_ json: JSON) -> [String] {
-    guard case .object(let pairs) = json, let list = pairs.first(where: { $0.0 == "warnings" })?.1,
+  static func warnings(_ json: JSON, key: String = "warnings") -> [String] {
+    guard case .object(let pairs) = json, let list = pairs.first(where: { $0.0 == key })?.1,
       case .array(let items) = list
     else { return [] }
     return items.compactMap { item in

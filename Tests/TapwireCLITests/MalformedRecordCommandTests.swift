@@ -106,3 +106,41 @@ struct MalformedRecordCommandTests {
     #expect(objects[1]["ok"] as? Bool == true)
   }
 }
+
+/// A Type 2 user-memory dump (NTAG213 header and data area, 160 bytes) whose factory Lock
+/// Control TLV points at lock bytes 160-161, past the image.
+@Suite("tapwire decode: control area outside the image")
+struct ControlAreaOutsideImageCommandTests {
+  static let dump: String = {
+    let used = "04A1B29FC3D4E5F604480000E1101200" + "0103A00C34" + "030CD1010855016E66632E636F6D" + "FE"
+    return used + String(repeating: "0", count: 320 - used.count)
+  }()
+
+  @Test func jsonDecodesTheMessageWithANote() throws {
+    for lenient in [false, true] {
+      let result = try CLI.run(
+        ["decode", "--as", "t2t", "--json"] + (lenient ? ["--lenient"] : []) + [Self.dump])
+      #expect(result.status == 0)
+      let object = try CLI.object(result.stdout)
+      #expect(object["ok"] as? Bool == true)
+      #expect((object["warnings"] as? [Any])?.isEmpty == true)
+      let notes = try #require(object["notes"] as? [[String: Any]])
+      #expect(notes.count == 1)
+      #expect(notes.first?["code"] as? String == "controlAreaOutsideImage")
+      #expect(notes.first?["offset"] as? Int == 16)
+      let ndef = try #require(object["ndef"] as? [String: Any])
+      let records = try #require(ndef["records"] as? [[String: Any]])
+      #expect((records.first?["decoded"] as? [String: Any])?["uri"] as? String == "http://www.nfc.com")
+    }
+  }
+
+  @Test func treeShowsTheAreaAndTheNote() throws {
+    let result = try CLI.run(["decode", "--as", "t2t", Self.dump])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout.contains(
+        "lock area: 12 lock bits, each locks 8 bytes, bytes 160-161 past the end of the image"))
+    #expect(result.stdout.contains("note: controlAreaOutsideImage at offset 16: the lock or reserved bytes"))
+    #expect(result.stdout.contains("URI: \"http://www.nfc.com\""))
+  }
+}

@@ -110,7 +110,7 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
     guard let found else { return nil }
     return NDEFRecordView(
       layout: found.first, typeNameFormat: found.first.header.typeNameFormat,
-      bytes: unsafe bytes.extracting(unchecked: found.first.start..<found.end),
+      bytes: unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (found.first.start, found.end))),
       offset: baseOffset &+ found.first.start, chunkCount: found.chunkCount,
       payloadLength: found.payloadLength)
   }

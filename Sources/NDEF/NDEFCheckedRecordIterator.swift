@@ -96,12 +96,15 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
     if !finished, let record = NDEFPhysicalRecord.scan(bytes, at: start),
       Self.isCommon(record, at: start, total: total, checker: checker)
     {
+      // (The physical count is `init(validating:)`'s; this iterator reports logical records.)
       checker.logicalCount &+= 1
-      checker.physicalCount &+= 1
       index = record.end
       finished = record.header.messageEnd
       found = NDEFLogicalRecordLayout(
         first: record, end: record.end, chunkCount: 1, payloadLength: record.payloadLength)
+    } else if finished {
+      // After the record with ME (or an error): no call out of line.
+      return nil
     } else {
       found = try nextInGeneral()
     }
@@ -110,7 +113,7 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
     guard let found else { return nil }
     return NDEFRecordView(
       layout: found.first, typeNameFormat: found.first.header.typeNameFormat,
-      bytes: unsafe bytes.extracting(unchecked: found.first.start..<found.end),
+      bytes: unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (found.first.start, found.end))),
       offset: baseOffset &+ found.first.start, chunkCount: found.chunkCount,
       payloadLength: found.payloadLength)
   }

@@ -73,7 +73,7 @@ public struct NDEFRecordView: ~Escapable, BitwiseCopyable {
     @_lifetime(copy self)
     @inlinable get {
       // Invariant: the layout was read within `bytes` (every field fits).
-      unsafe bytes.extracting(unchecked: typeStart..<(typeStart &+ typeLength))
+      unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (typeStart, typeStart &+ typeLength)))
     }
   }
   /// The ID field (§3.2.11); empty when IL is clear.
@@ -81,7 +81,7 @@ public struct NDEFRecordView: ~Escapable, BitwiseCopyable {
     @_lifetime(copy self)
     @inlinable get {
       // Invariant: the layout was read within `bytes` (every field fits).
-      unsafe bytes.extracting(unchecked: idStart..<(idStart &+ idLength))
+      unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (idStart, idStart &+ idLength)))
     }
   }
   /// The PAYLOAD field of the record, or of the initial chunk of a chunked record.
@@ -89,7 +89,8 @@ public struct NDEFRecordView: ~Escapable, BitwiseCopyable {
     @_lifetime(copy self)
     @inlinable get {
       // Invariant: the layout was read within `bytes` (every field fits).
-      unsafe bytes.extracting(unchecked: payloadStart..<(payloadStart &+ firstPayloadLength))
+      unsafe bytes.extracting(
+        unchecked: Range(uncheckedBounds: (payloadStart, payloadStart &+ firstPayloadLength)))
     }
   }
   /// Absolute offset of the TYPE field.

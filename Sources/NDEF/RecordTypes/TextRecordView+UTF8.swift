@@ -9,7 +9,7 @@ extension TextRecordView {
 
   /// The length in bytes of the text in UTF-8 (RTD Text 1.0 §3.2.1: the text after the
   /// language code, UTF-16 transcoded, its byte-order mark left out): what
-  /// ``writeUTF8(into:)-(OutputSpan<UInt8>)`` writes, and `string.utf8.count`.
+  /// `writeUTF8(into:)` (the `OutputSpan` form) writes, and `string.utf8.count`.
   public var utf8Count: Int {
     switch encoding {
     case .utf8:
@@ -41,8 +41,8 @@ extension TextRecordView {
     guard written else { throw NDEFError(.bufferTooSmall, offset: output.count) }
   }
 
-  /// Writes the text in UTF-8 into a caller's raw buffer (see
-  /// ``writeUTF8(into:)-(OutputSpan<UInt8>)``) and returns the bytes written.
+  /// Writes the text in UTF-8 into a caller's raw buffer (as the
+  /// `OutputSpan` form of `writeUTF8(into:)`) and returns the bytes written.
   ///
   /// - Throws: ``NDEFError/Code/bufferTooSmall`` (offset 0) when `buffer` holds fewer than
   ///   ``utf8Count`` bytes.

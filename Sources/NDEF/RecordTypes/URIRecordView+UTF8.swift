@@ -4,7 +4,7 @@ import NFCWire
 extension URIRecordView {
   /// The length in bytes of the full URI in UTF-8, prefix expanded (RTD URI 1.0 §3.2.2, the
   /// identifier code's prefix from table 3, then the URI field of §3.2.3): what
-  /// ``writeURI(into:)-(OutputSpan<UInt8>)`` writes, and `uri.utf8.count`.
+  /// `writeURI(into:)` (the `OutputSpan` form) writes, and `uri.utf8.count`.
   public var uriUTF8Count: Int {
     let prefixCount = Self.prefix(code: prefixCode).utf8CodeUnitCount
     // Strict decoding (and lenient decoding without a warning) proved the field well-formed.
@@ -36,8 +36,8 @@ extension URIRecordView {
     }
   }
 
-  /// Writes the full URI in UTF-8 into a caller's raw buffer (see
-  /// ``writeURI(into:)-(OutputSpan<UInt8>)``) and returns the bytes written.
+  /// Writes the full URI in UTF-8 into a caller's raw buffer (as the
+  /// `OutputSpan` form of `writeURI(into:)`) and returns the bytes written.
   ///
   /// - Throws: ``NDEFError/Code/bufferTooSmall`` (offset 0) when `buffer` holds fewer than
   ///   ``uriUTF8Count`` bytes.

@@ -21,6 +21,10 @@ let package = Package(
     .library(name: "PCSCControl", targets: ["PCSCControl"]),
     // Tapwire's virtual reader driver, loaded by pcscd (test support; see Sources/TapwireIFD).
     .library(name: "TapwireIFD", type: .dynamic, targets: ["TapwireIFD"]),
+    .library(name: "RemoteManagement", targets: ["RemoteManagement"]),
+    .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
+    .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
+    .library(name: "BlueZ", targets: ["BlueZ"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -36,8 +40,14 @@ let package = Package(
     .target(name: "ISO7816", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    // Card-reader connection lifecycle (sans-IO): connect, reconnect, reboot, disconnect.
+    .target(name: "ReaderConnection", dependencies: ["BLEAdvertising"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
+    // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
+    .target(name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // Its HTTP adapter: URLSession (FoundationNetworking on Linux), HTTPS included.
+    .target(name: "RemoteManagementHTTP", dependencies: ["RemoteManagement"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
@@ -60,6 +70,14 @@ let package = Package(
       name: "NFCReaderPCSC",
       dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
+    // forwards the names libdbus's headers use to Debian's folders (see CDBus.h).
+    .target(name: "CDBus", linkerSettings: [.linkedLibrary("dbus-1")]),
+    // BlueZ over D-Bus: the scanner feeding ReaderDiscovery and the link for ReaderConnection;
+    // the only module that calls libdbus.
+    .target(
+      name: "BlueZ", dependencies: ["CDBus", "BLEAdvertising", "ReaderConnection"],
+      swiftSettings: swiftSettings),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
@@ -72,7 +90,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags", "PCSCControl",
+        "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP",
       ],
       swiftSettings: swiftSettings),
 
@@ -83,7 +101,10 @@ let package = Package(
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
       name: "FuzzOracles",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
+        "ReaderConnection",
+      ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -124,7 +145,13 @@ let package = Package(
       name: "FuzzReaderDiscovery", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderDiscovery",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzReaderConnection", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderConnection",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzAdminSession", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAdminSession",
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
@@ -153,6 +180,9 @@ let package = Package(
     .testTarget(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "ISO7816"],
+      swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "PCSCTests",
@@ -166,6 +196,13 @@ let package = Package(
       name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "BlueZTests", dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection"],
+      exclude: ["bluez_mock.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),

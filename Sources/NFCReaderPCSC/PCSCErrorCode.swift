@@ -205,8 +205,8 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
   public var description: String { name }
 
   /// The transport-agnostic code this PC/SC error stands for: a removed, reset, unpowered or
-  /// unresponsive card is ``ReaderError/Code/tagLost``; a missing service or reader is
-  /// ``ReaderError/Code/noReader``; the rest not listed is ``ReaderError/Code/deviceFailure``.
+  /// unresponsive card is `ReaderError.Code.tagLost`; a missing service or reader is
+  /// `ReaderError.Code.noReader`; the rest not listed is `ReaderError.Code.deviceFailure`.
   public var readerCode: ReaderError.Code {
     switch self {
     case .cancelled, .systemCancelled: .cancelled
@@ -224,8 +224,8 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
     }
   }
 
-  /// A ``NFCReader/ReaderError`` naming this code for `operation` (such as `SCardTransmit`);
-  /// ``NFCReader/ReaderError/transportCode`` holds the 32-bit pattern.
+  /// A `ReaderError` naming this code for `operation` (such as `SCardTransmit`);
+  /// `ReaderError.transportCode` holds the 32-bit pattern.
   public func error(_ operation: String, _ detail: String = "") -> ReaderError {
     ReaderError(
       readerCode, "\(operation) failed" + (detail.isEmpty ? "" : ": \(detail)"),

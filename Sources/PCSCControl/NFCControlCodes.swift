@@ -162,7 +162,9 @@ public struct NFCStopReason: RawRepresentable, Sendable, Hashable {
 
   /// Parses the answer buffer: exactly one byte.
   ///
-  /// - Parameter strict: when true, a byte with no documented meaning throws.
+  /// - Parameters:
+  ///   - bytes: the answer buffer of the stop control code.
+  ///   - strict: when true, a byte with no documented meaning throws.
   /// - Throws: ``PCSCControlError/Code/truncatedStopReason`` (offset 0) for an empty
   ///   answer, ``PCSCControlError/Code/trailingData`` (offset 1) for more than one byte,
   ///   ``PCSCControlError/Code/unknownStopReason`` (offset 0) for an undefined value when strict.

@@ -19,6 +19,8 @@ struct CorpusReplayTests {
     "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
     "atr": AnswerToResetOracle.check,
     "pcsccontrol": PCSCControlOracle.check,
+    "admin": AdminSessionOracle.check,
+    "connection": ReaderConnectionOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

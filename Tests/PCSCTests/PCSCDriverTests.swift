@@ -304,5 +304,15 @@ extension PCSCTransportTests {
     #expect(events.contains { if case .tagRead = $0 { true } else { false } })
     let (timedOut, _) = try await Self.session(context, timeout: .seconds(1), reader: PCSCStack.secondReader)
     #expect(timedOut.ending == .timedOut(.seconds(1)))
+    // A reader that cannot be claimed: system busy, with the PC/SC error.
+    let (busy, busyEvents) = try await Self.session(context, reader: "No Such Reader 00 00")
+    guard case .systemBusy(let error) = busy.ending else {
+      Issue.record("ending \(String(describing: busy.ending))")
+      return
+    }
+    #expect(error.transportCodeName == "SCARD_E_UNKNOWN_READER")
+    #expect(busyEvents.count == 1)
+    #expect(Self.endMessage(busyEvents) == .some("Try again"))
+    #expect(throws: ReaderError.self) { _ = try busy.begin() }
   }
 }

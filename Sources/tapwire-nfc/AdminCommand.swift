@@ -139,9 +139,11 @@ enum AdminCommand {
       case .applicationRefused(let round, let sw, let status):
         APDUCommand.progress("round trip \(round): SELECT answered \(sw.hexString): \(status.rawValue)")
       case .retrying(let round, let attempt, _, let reason):
-        APDUCommand.progress("round trip \(round): \(reason.code.name), retrying (attempt \(attempt))")
+        let detail = reason.detail.map { " (\($0))" } ?? ""
+        APDUCommand.progress(
+          "round trip \(round): \(reason.code.name)\(detail), retrying (attempt \(attempt))")
       case .ended(let total):
-        APDUCommand.progress("server ended the session after \(total) round trips")
+        APDUCommand.progress("all scripts done after \(total) round trips")
       }
     }
     let list = events.joined(separator: ", ")

@@ -252,6 +252,17 @@ extension PCSCTransportTests {
     let (removed, gone) = try Self.admin(server, "removed", stack: stack)
     #expect(removed.status == 1)
     #expect(Self.errorCode(gone) == "cardRemoved", "\(removed.stdout) \(removed.stderr)")
+    // Resumed where it stopped: the POST to round 1's next URI with X-Admin-Resume and no
+    // body gets round 1's script again, and the session completes on the card put back.
+    let resumeURI = try #require(gone["resumeURI"] as? String)
+    #expect(resumeURI == server.url("removed") + "/1")
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let (again, done) = try Self.admin(server, "removed", stack: stack, ["--resume", resumeURI])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(done["rounds"] as? Int == 1)
+    let resumes = server.requests().filter { $0["path"] == "/s/removed/1" }
+    #expect(resumes.first?["X-Admin-Resume"] == "true")
+    #expect(resumes.first?["body"] == "")
   }
 
   @Test func adminRunsOverHTTPSWithTheCertificateChecked() async throws {

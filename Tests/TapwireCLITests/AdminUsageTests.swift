@@ -13,6 +13,7 @@ struct AdminUsageTests {
     (["admin", "http://h/a", "--script", "f", "--pcsc", "x"], "admin needs one URL or --script FILE"),
     (["admin", "http://h/a", "--pcsc", "x", "--device", "y"], "not both"),
     (["admin", "http://h/a", "--aid"], "--aid needs a value"),
+    (["admin", "http://h/a", "--pcsc", "x", "--resume"], "--resume needs a value"),
     (["admni", "http://h/a"], "did you mean 'admin'?"),
   ])
   func badUsageExitsTwo(_ entry: ([String], String)) throws {

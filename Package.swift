@@ -18,8 +18,13 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
+    .library(name: "PCSCControl", targets: ["PCSCControl"]),
+    // Tapwire's virtual reader driver, loaded by pcscd (test support; see Sources/TapwireIFD).
+    .library(name: "TapwireIFD", type: .dynamic, targets: ["TapwireIFD"]),
     .library(name: "RemoteManagement", targets: ["RemoteManagement"]),
     .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
+    .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
+    .library(name: "BlueZ", targets: ["BlueZ"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -35,6 +40,8 @@ let package = Package(
     .target(name: "ISO7816", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
     .target(name: "BLEAdvertising", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
+    // Card-reader connection lifecycle (sans-IO): connect, reconnect, reboot, disconnect.
+    .target(name: "ReaderConnection", dependencies: ["BLEAdvertising"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
@@ -50,13 +57,27 @@ let package = Package(
     .target(
       name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
+    // vendor escapes, reader-driven NFC session codes (sans-IO, Embedded-clean).
+    .target(name: "PCSCControl", dependencies: ["NFCWire", "ISO7816"], swiftSettings: swiftSettings),
     // pcsc-lite 1.9 (Debian libpcsclite-dev), without pkg-config for the same reason: a C target
     // whose include/ forwards the bare header names pcsc-lite uses (see CPCSCLite.h).
     .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+    // A pcsc-lite IFD handler (C, ifdhandler.h) that pcscd loads as a virtual NFC reader.
+    .target(name: "TapwireIFD", cSettings: [.headerSearchPath("pcsc")]),
     // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
     .target(
-      name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],
+      name: "NFCReaderPCSC",
+      dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
+    // forwards the names libdbus's headers use to Debian's folders (see CDBus.h).
+    .target(name: "CDBus", linkerSettings: [.linkedLibrary("dbus-1")]),
+    // BlueZ over D-Bus: the scanner feeding ReaderDiscovery and the link for ReaderConnection;
+    // the only module that calls libdbus.
+    .target(
+      name: "BlueZ", dependencies: ["CDBus", "BLEAdvertising", "ReaderConnection"],
+      swiftSettings: swiftSettings),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
@@ -69,7 +90,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags", "RemoteManagement", "RemoteManagementHTTP",
+        "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP",
       ],
       swiftSettings: swiftSettings),
 
@@ -80,7 +101,10 @@ let package = Package(
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
       name: "FuzzOracles",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "RemoteManagement"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
+        "ReaderConnection",
+      ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -121,6 +145,9 @@ let package = Package(
       name: "FuzzReaderDiscovery", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderDiscovery",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzReaderConnection", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzReaderConnection",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -128,6 +155,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
@@ -158,10 +188,21 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
+        "PCSCControl",
       ],
+      exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),
     .testTarget(
+      name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),
+    .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "BlueZTests", dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection"],
+      exclude: ["bluez_mock.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),

@@ -31,6 +31,7 @@ FuzzType4Procedure type4 type4
 FuzzReaderDiscovery discovery discovery
 FuzzPN532Frame pn532 pn532
 FuzzAnswerToReset atr atr
+FuzzPCSCControl pcsccontrol pcsccontrol
 FuzzAdminSession admin admin"
 
 selected=("$@")

@@ -270,7 +270,7 @@ public struct NDEFMessageView: ~Escapable {
   @inlinable
   public static func checkedRecords(
     _ bytes: RawSpan, baseOffset: Int = 0,
-    maximumRecordCount: Int = NDEFDecodingOptions.strict.maximumRecordCount
+    maximumRecordCount: Int = NDEFDecodingOptions.defaultMaximumRecordCount
   ) -> NDEFCheckedRecordIterator {
     NDEFCheckedRecordIterator(bytes, baseOffset: baseOffset, maximumRecordCount: maximumRecordCount)
   }
@@ -287,7 +287,7 @@ public struct NDEFMessageView: ~Escapable {
 
 /// Iterates the logical records of a validated message, lazily and without allocating.
 /// Inlinable: a caller's loop compiles to index arithmetic over its own bytes.
-public struct NDEFRecordIterator: ~Escapable {
+public struct NDEFRecordIterator: ~Escapable, BitwiseCopyable {
   @usableFromInline let bytes: RawSpan
   @usableFromInline let baseOffset: Int
   @usableFromInline var index: Int

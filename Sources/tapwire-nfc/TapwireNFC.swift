@@ -47,7 +47,7 @@ struct TapwireNFC {
     arguments.removeFirst()
     switch command {
     case "simulate": simulate(arguments)
-    case "dump" where arguments.contains("--pcsc"): await PCSCCommands.dump(arguments)
+    case "dump" where arguments.contains("--pcsc"): await PCSCControlCommands.dump(arguments)
     case "dump": await dump(arguments)
     case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)

@@ -14,7 +14,7 @@ struct Tapwire {
            tapwire simulate [--tag ntag215] [--image FILE]
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
-           tapwire pcsc list|atr|apdu|script [--reader NAME] [--json] ...
+           tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire help [COMMAND]
 

@@ -227,10 +227,11 @@ public struct AdminSession: Sendable {
     }
   }
 
-  /// Reports that the POST out could not be sent or its connection dropped at `now`.
-  public mutating func connectionFailed(now: Int64) {
+  /// Reports that the POST out could not be sent or its connection dropped at `now`;
+  /// `reason` (the HTTP client's message) is kept in the error.
+  public mutating func connectionFailed(now: Int64, reason: String? = nil) {
     guard case .awaiting(let request, _) = phase else { return }
-    retryOrFail(RemoteManagementError(.transportFailed, round: round + 1), request, now: now)
+    retryOrFail(RemoteManagementError(.transportFailed, round: round + 1, detail: reason), request, now: now)
   }
 
   /// Reports that the POST out had no response by its deadline.

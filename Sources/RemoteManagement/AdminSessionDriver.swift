@@ -68,7 +68,7 @@ import ISO7816
           let result = await client.send(request, timeout: max(deadline - now(), 1))
           switch result {
           case .response(let response): session.receive(response, now: now())
-          case .connectionFailed: session.connectionFailed(now: now())
+          case .connectionFailed(let reason): session.connectionFailed(now: now(), reason: reason)
           case .timedOut: session.timedOut(now: now())
           }
         case .wait(let time):

@@ -10,6 +10,9 @@ public struct CardUpdate: Sendable, Hashable {
     case script(Script)
     /// A remote management session (GlobalPlatform Amendment B) starting at the URI.
     case remote(AdminSessionConfiguration)
+    /// An interrupted remote management session, resumed from a checkpoint with
+    /// `X-Admin-Resume: true`.
+    case resumed(AdminCheckpoint, AdminSessionConfiguration)
   }
 
   /// The update's identifier.

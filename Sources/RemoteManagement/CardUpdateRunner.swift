@@ -8,6 +8,10 @@ import ISO7816
     /// The driver, holding the HTTP client, the card transport and the clock.
     public var driver: AdminSessionDriver<Client, Transport>
 
+    /// Where the last remote session that failed can be resumed
+    /// (``CardUpdate/Source-swift.enum/resumed(_:_:)``), or `nil`.
+    public private(set) var lastCheckpoint: AdminCheckpoint?
+
     /// Creates a runner.
     public init(driver: AdminSessionDriver<Client, Transport>) { self.driver = driver }
 
@@ -22,10 +26,20 @@ import ISO7816
     {
       driver.honoursCancellation = update.isCancellable
       switch update.source {
-      case .remote(let configuration):
-        var session = AdminSession(configuration)
-        switch await driver.run(&session, onEvent: onEvent) {
+      case .remote, .resumed:
+        var session: AdminSession
+        if case .resumed(let checkpoint, let configuration) = update.source {
+          session = AdminSession(resuming: checkpoint, configuration: configuration)
+        } else if case .remote(let configuration) = update.source {
+          session = AdminSession(configuration)
+        } else {
+          return .succeeded
+        }
+        let result = await driver.run(&session, onEvent: onEvent)
+        lastCheckpoint = session.checkpoint
+        switch result {
         case .success(let summary):
+          lastCheckpoint = nil
           if let first = summary.commandFailures.first {
             return .failed(
               CardUpdateError(

@@ -18,12 +18,15 @@ public struct RemoteManagementError: Error, Sendable, Hashable {
   /// The header of ``Code/missingHeader``, ``Code/wrongContentType`` (`Content-Type`),
   /// ``Code/wrongProtocol`` and ``Code/invalidTargetedApplication``.
   public let header: String?
+  /// What the caller said about a ``Code/transportFailed`` (the HTTP client's message).
+  public let detail: String?
 
   /// Creates an error.
   public init(
     _ code: Code, round: Int, httpStatus: Int? = nil, step: Int? = nil, apduError: APDUError? = nil,
-    header: String? = nil
+    header: String? = nil, detail: String? = nil
   ) {
+    self.detail = detail
     self.code = code
     self.round = round
     self.httpStatus = httpStatus
@@ -103,6 +106,7 @@ extension RemoteManagementError: CustomStringConvertible {
     var text = code.name + " in round trip " + String(round)
     if let httpStatus { text += " (HTTP " + String(httpStatus) + ")" }
     if let header { text += " (" + header + ")" }
+    if let detail { text += " (" + detail + ")" }
     if let step { text += " at command " + String(step + 1) }
     if let apduError {
       text += " (" + apduError.code.name + " at offset " + String(apduError.offset) + ")"

@@ -10,9 +10,9 @@ import RemoteManagement
 /// Linux): HTTP and HTTPS, redirections left to the `AdminSession`
 /// (which detects loops), bodies bounded by ``maximumBodySize``.
 ///
-/// On Linux the certificate authorities come from the system store; a test CA can be named
-/// with the `URLSessionCertificateAuthorityInfoFile` environment variable, which
-/// FoundationNetworking hands to libcurl.
+/// On Linux the certificate authorities are the system store's (FoundationNetworking gives
+/// libcurl the first bundle it finds, `/etc/ssl/certs/ca-certificates.crt` on Debian); a
+/// certificate that does not verify is a failed connection.
 public struct URLSessionAdminClient: AdminHTTPClient {
   /// The session (its delegate refuses redirections).
   public let session: URLSession

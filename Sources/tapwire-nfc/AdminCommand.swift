@@ -17,7 +17,7 @@ import RemoteManagementHTTP
 enum AdminCommand {
   static let flags: Set<String> = [
     "--pcsc", "--reader", "--device", "--aid", "--script", "--timeout", "--round-trip-timeout", "--retries",
-    "--max-rounds", "--from",
+    "--max-rounds", "--from", "--resume",
   ]
 
   static func run(_ arguments: [String]) async {
@@ -45,6 +45,7 @@ enum AdminCommand {
       }
       id = path
     } else {
+      let resume = TapwireNFC.value(after: "--resume", in: arguments)
       guard operands.count == 1, let url = operands.first else {
         TapwireNFC.fail("admin needs one URL or --script FILE")
       }
@@ -68,7 +69,12 @@ enum AdminCommand {
         guard let rounds = Int(value), rounds > 0 else { TapwireNFC.fail("--max-rounds needs a count") }
         configuration.maximumRoundTrips = rounds
       }
-      source = .remote(configuration)
+      if let resume {
+        source = .resumed(
+          AdminCheckpoint(uri: AdminSession.resolve(resume, against: url), round: 0), configuration)
+      } else {
+        source = .remote(configuration)
+      }
       id = url
     }
     let update = CardUpdate(id: id, isMandatory: true, source: source)
@@ -139,12 +145,15 @@ enum AdminCommand {
       case .applicationRefused(let round, let sw, let status):
         APDUCommand.progress("round trip \(round): SELECT answered \(sw.hexString): \(status.rawValue)")
       case .retrying(let round, let attempt, _, let reason):
-        APDUCommand.progress("round trip \(round): \(reason.code.name), retrying (attempt \(attempt))")
+        let detail = reason.detail.map { " (\($0))" } ?? ""
+        APDUCommand.progress(
+          "round trip \(round): \(reason.code.name)\(detail), retrying (attempt \(attempt))")
       case .ended(let total):
-        APDUCommand.progress("server ended the session after \(total) round trips")
+        APDUCommand.progress("all scripts done after \(total) round trips")
       }
     }
     let list = events.joined(separator: ", ")
+    let resumeURI = runner.lastCheckpoint?.uri
     if plan.state == .ready {
       if json {
         print(
@@ -164,9 +173,10 @@ enum AdminCommand {
           + "\"requests\": \(requests), \"commands\": [\(list)], \"error\": {\"code\": \"\(code)\", "
           + "\"round\": \(error.round.map(String.init) ?? "null"), "
           + "\"command\": \(error.step.map { String($0 + 1) } ?? "null"), "
-          + "\"offset\": \(error.session?.apduError?.offset ?? 0), \"message\": \(APDUCommand.quoted(message))}}"
-      )
+          + "\"offset\": \(error.session?.apduError?.offset ?? 0), \"message\": \(APDUCommand.quoted(message))}, "
+          + "\"resumeURI\": \(resumeURI.map(APDUCommand.quoted) ?? "null")}")
     }
+    if let resumeURI { APDUCommand.progress("resume with: --resume \(resumeURI)") }
     FileHandle.standardError.write(Data("tapwire: update failed: \(message)\n".utf8))
     return 1
   }

@@ -25,6 +25,8 @@ extension ReaderCommands {
       --retries N                 send a failed POST again up to N times (default 2)
       --max-rounds N              accept at most N command scripts (default 64)
       --from ID                   the X-Admin-From value (default //tapwire)
+      --resume URI                resume an interrupted session: POST to URI (the
+                                  "resumeURI" of the failure) with X-Admin-Resume: true
       --json                      the result as one JSON object (format "admin")
 
     exit status: 0 the update is done, 1 it failed (the round trip and command are named)
@@ -44,7 +46,7 @@ extension ReaderCommands {
     let valued = [
       "--pcsc", "--device", "--aid", "--script", "--timeout", "--round-trip-timeout", "--retries",
       "--max-rounds",
-      "--from",
+      "--from", "--resume",
     ]
     var rest = arguments[...]
     var operands = 0

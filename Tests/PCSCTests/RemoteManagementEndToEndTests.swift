@@ -91,6 +91,7 @@ extension PCSCTransportTests {
       "drop": {"rounds": [{"commands": ["80CA00FE00"]}, {"commands": ["80CA00FE00"], "fault": {"dropOnce": true}}]},
       "endless": {"rounds": [{"commands": ["80CA00FE00"]}, {"commands": ["80CA00FE00"]}, {"commands": ["80CA00FE00"]},
                              {"commands": ["80CA00FE00"]}]},
+      "tls": {"rounds": [{"commands": ["80CA00FE00"]}]},
       "removed": {"rounds": [{"commands": ["80CA00FE00", "80CA00FE00", "80CA00FE00"]}]}
     }
     """
@@ -98,17 +99,27 @@ extension PCSCTransportTests {
   /// `tapwire ARGUMENTS` inside the namespace of `pid`; killed (and the test failed) after
   /// `limit` seconds, so a hang cannot pass.
   static func tapwire(
-    inNamespaceOf pid: pid_t, _ arguments: [String], environment extra: [String: String] = [:],
-    limit: Double = 90
+    inNamespaceOf pid: pid_t, _ arguments: [String], trusting caFile: String? = nil, limit: Double = 90
   ) throws
     -> Run
   {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: RAMServer.nsenter)
-    process.arguments = ["--net=/proc/\(pid)/ns/net", tapwire] + arguments
+    let command = [RAMServer.nsenter, "--net=/proc/\(pid)/ns/net", tapwire] + arguments
+    if let caFile {
+      // FoundationNetworking trusts the system store only (libcurl's CAINFO is the first of
+      // its known bundle paths): a private mount namespace puts the test CA there.
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+      process.arguments =
+        [
+          "--mount", "--propagation", "private", "sh", "-c",
+          "mount --bind \"$0\" /etc/ssl/certs/ca-certificates.crt && exec \"$@\"", caFile,
+        ] + command
+    } else {
+      process.executableURL = URL(fileURLWithPath: command[0])
+      process.arguments = Array(command.dropFirst())
+    }
     var environment = ProcessInfo.processInfo.environment
     environment["PCSCLITE_CSOCK_NAME"] = PCSCStack.directory + "/run/pcscd/pcscd.comm"
-    environment.merge(extra) { $1 }
     process.environment = environment
     let outPath = PCSCStack.directory + "/tapwire.out"
     let errPath = PCSCStack.directory + "/tapwire.err"
@@ -232,7 +243,8 @@ extension PCSCTransportTests {
     // A dropped connection is retried with X-Admin-Resume and the session completes.
     let (dropped, _) = try Self.admin(server, "drop", stack: stack)
     #expect(dropped.status == 0, "\(dropped.stderr)")
-    #expect(dropped.stderr.contains("transportFailed, retrying (attempt 2)"))
+    #expect(dropped.stderr.contains("round trip 2: transportFailed"), "\(dropped.stderr)")
+    #expect(dropped.stderr.contains("retrying (attempt 2)"))
     let resumed = server.requests().filter { $0["path"] == "/s/drop/1" }
     #expect(resumed.map { $0["X-Admin-Resume"] } == [nil, "true"])
     // The card leaves after 3 APDUs, in the middle of round 1's script.
@@ -240,5 +252,74 @@ extension PCSCTransportTests {
     let (removed, gone) = try Self.admin(server, "removed", stack: stack)
     #expect(removed.status == 1)
     #expect(Self.errorCode(gone) == "cardRemoved", "\(removed.stdout) \(removed.stderr)")
+    // Resumed where it stopped: the POST to round 1's next URI with X-Admin-Resume and no
+    // body gets round 1's script again, and the session completes on the card put back.
+    let resumeURI = try #require(gone["resumeURI"] as? String)
+    #expect(resumeURI == server.url("removed") + "/1")
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let (again, done) = try Self.admin(server, "removed", stack: stack, ["--resume", resumeURI])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(done["rounds"] as? Int == 1)
+    let resumes = server.requests().filter { $0["path"] == "/s/removed/1" }
+    #expect(resumes.first?["X-Admin-Resume"] == "true")
+    #expect(resumes.first?["body"] == "")
+  }
+
+  @Test func adminRunsOverHTTPSWithTheCertificateChecked() async throws {
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let directory = PCSCStack.directory
+    let openssl = Process()
+    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    openssl.arguments = [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",
+      directory + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ]
+    openssl.standardError = FileHandle.nullDevice
+    try openssl.run()
+    openssl.waitUntilExit()
+    try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
+    let server = try RAMServer(
+      namespaceOf: stack.pcscdPID, description: Self.description, directory: directory,
+      tls: (directory + "/cert.pem", directory + "/key.pem"))
+    defer { server.stop() }
+    #expect(server.url("tls").hasPrefix("https://"))
+    let arguments = ["admin", server.url("tls"), "--pcsc", PCSCStack.reader, "--timeout", "60", "--json"]
+    let trusted = try Self.tapwire(
+      inNamespaceOf: stack.pcscdPID, arguments, trusting: directory + "/cert.pem")
+    #expect(trusted.status == 0, "\(trusted.stderr)")
+    #expect((try? Self.object(trusted.stdout))?["rounds"] as? Int == 1)
+    // Without the CA the certificate does not verify: a failed connection, never a session.
+    let untrusted = try Self.tapwire(inNamespaceOf: stack.pcscdPID, arguments + ["--retries", "0"])
+    #expect(untrusted.status == 1)
+    #expect(
+      Self.errorCode((try? Self.object(untrusted.stdout)) ?? [:]) == "transportFailed", "\(untrusted.stdout)")
+  }
+
+  @Test func adminRunsALocalScriptThroughTheSameUpdatePath() async throws {
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let script = PCSCStack.directory + "/install.apdu"
+    try """
+    00A4040008A000000151000000 -> 61XX|9000
+    80E60C0022 07\(Self.loadFile) 08\(Self.module) 09\(Self.applet) 0100 02C900 00 00
+    80E6200000 -> 9000
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    let run = try Self.tapwire(
+      inNamespaceOf: stack.pcscdPID,
+      ["admin", "--script", script, "--pcsc", PCSCStack.reader, "--timeout", "60", "--json"])
+    // The install step passes; the third expects 9000 but the card answers 6A80 (no data):
+    // the failed required update names the round trip, the step and the status word.
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("round trip 1 command 2/3 INSTALL"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains("update failed: commandFailed in round trip 1 at command 3: status"),
+      "\(run.stderr)")
+    let object = try Self.object(run.stdout)
+    #expect(object["ok"] as? Bool == false)
+    #expect((object["error"] as? [String: Any])?["command"] as? Int == 3)
   }
 }

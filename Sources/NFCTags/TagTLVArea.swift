@@ -20,10 +20,6 @@ public struct TagTLVArea: Sendable {
   public let ndefInsertionOffset: Int
   /// The rules the image broke that lenient decoding accepted; empty in strict mode.
   public let warnings: [NFCTagWarning]
-  /// What the scan found that breaks no rule, in both modes: each control TLV whose area
-  /// lies past the end of the image (``NFCTagError/Code/controlAreaOutsideImage``, offset:
-  /// the T byte). Such an area is still in ``map``; its bytes are simply not in the image.
-  public let notes: [NFCTagWarning]
 
   /// Scans the TLV area of `image` as laid out by `map`.
   ///
@@ -40,7 +36,6 @@ public struct TagTLVArea: Sendable {
   {
     let lenient = options.isLenient
     var warnings: [NFCTagWarning] = []
-    var notes: [NFCTagWarning] = []
     var scanner = TagTLVScanner(image: image, map: map, options: options)
     var count = 0
     var counted = 0
@@ -75,7 +70,6 @@ public struct TagTLVArea: Sendable {
         }
       }
       if let warning = scanner.lastWarning { warnings.append(warning) }
-      if let note = scanner.lastNote { notes.append(note) }
       var broken: NFCTagError.Code? = nil
       switch tlv.type {
       case .null, .terminator:
@@ -116,7 +110,6 @@ public struct TagTLVArea: Sendable {
     self.ndefTLV = ndef
     self.ndefInsertionOffset = ndef?.offset ?? scanner.map.normalized(insertion)
     self.warnings = warnings
-    self.notes = notes
   }
 
   /// The absolute offset of the first NDEF message byte, or `nil` without an NDEF TLV.
@@ -173,6 +166,37 @@ public struct TagTLVAreaView: ~Escapable {
   public var tlvs: TagTLVIterator {
     @_lifetime(copy self)
     get { TagTLVIterator(image: image, map: area.baseMap, count: area.tlvCount) }
+  }
+
+  /// What the scan found that breaks no rule, in both modes: each Lock or Memory Control
+  /// TLV whose area lies past the data area and past the end of the image (a dump of the
+  /// header and data area only): ``NFCTagError/Code/controlAreaOutsideImage``, offset: the
+  /// T byte. The area is still in the map; its bytes are simply not in the image.
+  /// Allocates only when there is a note.
+  public var notes: [NFCTagWarning] {
+    var result: [NFCTagWarning] = []
+    var iterator = tlvs
+    while let tlv = iterator.next() {
+      guard tlv.type == .lockControl || tlv.type == .memoryControl, tlv.length == 3 else { continue }
+      let positions = area.map.positions(from: tlv.valueOffset, count: 3)
+      guard positions.count == 3 else { continue }
+      let a = image.byte(at: positions[0]) ?? 0
+      let b = image.byte(at: positions[1]) ?? 0
+      let c = image.byte(at: positions[2]) ?? 0
+      let start: Int
+      let end: Int
+      if tlv.type == .lockControl {
+        let lock = TagLockControl(position: a, size: b, pageControl: c)
+        (start, end) = (lock.byteAddress, lock.byteAddress &+ lock.byteCount)
+      } else {
+        let memory = TagMemoryControl(position: a, size: b, pageControl: c)
+        (start, end) = (memory.byteAddress, memory.byteAddress &+ memory.byteCount)
+      }
+      if end > image.byteCount && start >= area.map.dataAreaEnd {
+        result.append(NFCTagWarning(.controlAreaOutsideImage, offset: tlv.offset))
+      }
+    }
+    return result
   }
 
   /// Every TLV as an array (allocates).

@@ -18,10 +18,6 @@ public struct TagTLVScanner: ~Escapable {
   /// The lenient rule the last TLV broke, if any (its length was cut to the data area, or
   /// its control area was ignored).
   public private(set) var lastWarning: NFCTagWarning?
-  /// What the last TLV told that is no broken rule, in both modes: a control TLV whose
-  /// area lies past the data area and past the end of the image
-  /// (``NFCTagError/Code/controlAreaOutsideImage``, offset: the T byte).
-  public private(set) var lastNote: NFCTagWarning?
   let isLenient: Bool
   let areaLimit: Int
 
@@ -33,7 +29,6 @@ public struct TagTLVScanner: ~Escapable {
     self.position = map.normalized(map.dataAreaStart)
     self.isFinished = false
     self.lastWarning = nil
-    self.lastNote = nil
     self.isLenient = options.isLenient
     self.areaLimit = options.maximumMemoryAreas
   }
@@ -47,11 +42,10 @@ public struct TagTLVScanner: ~Escapable {
   ///   ``NFCTagError/Code/invalidControlTLV`` (offset: the T byte; a value that is not
   ///   3 bytes), ``NFCTagError/Code/controlAreaOutsideImage`` (offset: the T byte; an area
   ///   that starts inside the data area and runs past the image; one that starts past the
-  ///   data area is kept in the map and reported in ``lastNote``),
+  ///   data area is kept in the map and reported by ``TagTLVAreaView/notes``),
   ///   ``NFCTagError/Code/tooManyMemoryAreas`` (offset: the T byte).
   public mutating func next() throws(NFCTagError) -> TagTLV? {
     lastWarning = nil
-    lastNote = nil
     guard !isFinished else { return nil }
     let p = map.normalized(position)
     guard p < map.dataAreaEnd else {
@@ -127,7 +121,7 @@ public struct TagTLVScanner: ~Escapable {
         lastWarning = NFCTagWarning(.controlAreaOutsideImage, offset: p)
         return
       }
-      lastNote = NFCTagWarning(.controlAreaOutsideImage, offset: p)
+      // Kept: ``TagTLVAreaView/notes`` reports it.
     }
     guard map.add(area, limit: areaLimit) else {
       throw NFCTagError(.tooManyMemoryAreas, offset: p)

@@ -166,7 +166,7 @@ public struct Type2TagView: ~Escapable {
   /// image holds the header and data area only), else `nil`: whether `page` is locked is
   /// then unknown (T2T 1.0 §2.3.2, §6.3.2).
   public func missingLockBits(forPage page: Int) -> NFCTagWarning? {
-    guard page >= 16, let note = tlvArea.area.notes.first, let area = dynamicLockArea,
+    guard page >= 16, let note = tlvArea.notes.first, let area = dynamicLockArea,
       area.bytesLockedPerBit >= Type2Tag.pageSize
     else { return nil }
     let bit = (page &- 16) &* Type2Tag.pageSize / area.bytesLockedPerBit

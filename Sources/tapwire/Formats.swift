@@ -141,6 +141,37 @@ struct Format: Sendable {
 
   static func named(_ name: String) -> Format? { all.first { $0.name == name } }
 
+  /// What a file's extension decides: a format, or a tag dump kind (decoded as t2t).
+  struct Named {
+    var fileExtension: String
+    var format: Format?
+    var dump: DumpFile.Kind?
+  }
+
+  /// File extensions that decide the format (case-insensitive): every format's own name,
+  /// `.apdu` (a command APDU), `.tlv`, `.snoop`, and the tag dump files `.nfc` (Flipper
+  /// Zero) and `.mfd` (libnfc). Other extensions (`.bin`, `.hex`, `.json`, ...) leave the
+  /// choice to the content.
+  static let extensions: [String: (Format?, DumpFile.Kind?)] = {
+    var table: [String: (Format?, DumpFile.Kind?)] = [:]
+    for format in all { table[format.name] = (format, nil) }
+    table["apdu"] = (capdu, nil)
+    table["tlv"] = (bertlv, nil)
+    table["snoop"] = (btsnoop, nil)
+    table["nfc"] = (nil, .flipper)
+    table["mfd"] = (nil, .mfd)
+    return table
+  }()
+
+  /// The format (or dump kind) a path's extension decides, `nil` for none or an unknown one.
+  static func byExtension(_ path: String) -> Named? {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    let fileExtension = name[name.index(after: dot)...].lowercased()
+    guard let (format, dump) = extensions[fileExtension] else { return nil }
+    return Named(fileExtension: fileExtension, format: format, dump: dump)
+  }
+
   /// The most likely format for `bytes`.
   static func guess(_ bytes: [UInt8]) -> Format {
     all.max { $0.likelihood(bytes) < $1.likelihood(bytes) } ?? ndef

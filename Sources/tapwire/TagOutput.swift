@@ -73,7 +73,7 @@ enum TagOutput {
     let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(area, options: options) }
     return envelope(
       format, cc: cc, tlvs: tlvsJSON(area), ndef: ndef, dataAreaSize: dataAreaSize, maxNDEFSize: maxNDEFSize,
-      readOnly: readOnly, warnings: warnings + area.area.warnings, notes: area.area.notes,
+      readOnly: readOnly, warnings: warnings + area.area.warnings, notes: area.notes,
       lenient: options.isLenient)
   }
 

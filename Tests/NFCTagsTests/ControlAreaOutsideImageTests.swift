@@ -42,7 +42,7 @@ struct ControlAreaOutsideImageTests {
       let tag = try Type2TagView(validating: image.span.bytes, options: options)
       #expect(tag.warnings.isEmpty)
       let area = tag.tlvArea.area
-      #expect(area.notes == [NFCTagWarning(.controlAreaOutsideImage, offset: 16)])
+      #expect(tag.tlvArea.notes == [NFCTagWarning(.controlAreaOutsideImage, offset: 16)])
       #expect(area.ndefMessageOffset == 23)
       #expect(area.ndefMessageLength == 12)
       // The lock area is kept where the TLV says, 2 bytes at 160 (past the 160-byte image).
@@ -60,7 +60,7 @@ struct ControlAreaOutsideImageTests {
     var image = Self.userMemoryDump()
     image += [UInt8](repeating: 0, count: 20)  // pages 40-44: dynamic lock, CFG0/1, PWD, PACK.
     let tag = try Type2TagView(validating: image.span.bytes)
-    #expect(tag.tlvArea.area.notes.isEmpty)
+    #expect(tag.tlvArea.notes.isEmpty)
     #expect(tag.dynamicLockArea?.offset == 160)
   }
 
@@ -100,7 +100,7 @@ struct ControlAreaOutsideImageTests {
     #expect(error?.code.message.contains("past the end of the image") == true)
     let lenient = try Type2TagView(validating: image.span.bytes, options: .lenient)
     #expect(lenient.warnings == [NFCTagWarning(.controlAreaOutsideImage, offset: 16)])
-    #expect(lenient.tlvArea.area.notes.isEmpty)
+    #expect(lenient.tlvArea.notes.isEmpty)
   }
 
   @Test func aControlTLVWithoutThreeBytesSaysSo() throws {

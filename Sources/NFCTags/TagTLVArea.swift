@@ -20,6 +20,10 @@ public struct TagTLVArea: Sendable {
   public let ndefInsertionOffset: Int
   /// The rules the image broke that lenient decoding accepted; empty in strict mode.
   public let warnings: [NFCTagWarning]
+  /// What the scan found that breaks no rule, in both modes: each control TLV whose area
+  /// lies past the end of the image (``NFCTagError/Code/controlAreaOutsideImage``, offset:
+  /// the T byte). Such an area is still in ``map``; its bytes are simply not in the image.
+  public let notes: [NFCTagWarning]
 
   /// Scans the TLV area of `image` as laid out by `map`.
   ///
@@ -36,6 +40,7 @@ public struct TagTLVArea: Sendable {
   {
     let lenient = options.isLenient
     var warnings: [NFCTagWarning] = []
+    var notes: [NFCTagWarning] = []
     var scanner = TagTLVScanner(image: image, map: map, options: options)
     var count = 0
     var counted = 0
@@ -70,6 +75,7 @@ public struct TagTLVArea: Sendable {
         }
       }
       if let warning = scanner.lastWarning { warnings.append(warning) }
+      if let note = scanner.lastNote { notes.append(note) }
       var broken: NFCTagError.Code? = nil
       switch tlv.type {
       case .null, .terminator:
@@ -110,6 +116,7 @@ public struct TagTLVArea: Sendable {
     self.ndefTLV = ndef
     self.ndefInsertionOffset = ndef?.offset ?? scanner.map.normalized(insertion)
     self.warnings = warnings
+    self.notes = notes
   }
 
   /// The absolute offset of the first NDEF message byte, or `nil` without an NDEF TLV.

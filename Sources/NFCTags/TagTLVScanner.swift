@@ -18,6 +18,10 @@ public struct TagTLVScanner: ~Escapable {
   /// The lenient rule the last TLV broke, if any (its length was cut to the data area, or
   /// its control area was ignored).
   public private(set) var lastWarning: NFCTagWarning?
+  /// What the last TLV told that is no broken rule, in both modes: a control TLV whose
+  /// area lies past the data area and past the end of the image
+  /// (``NFCTagError/Code/controlAreaOutsideImage``, offset: the T byte).
+  public private(set) var lastNote: NFCTagWarning?
   let isLenient: Bool
   let areaLimit: Int
 
@@ -29,6 +33,7 @@ public struct TagTLVScanner: ~Escapable {
     self.position = map.normalized(map.dataAreaStart)
     self.isFinished = false
     self.lastWarning = nil
+    self.lastNote = nil
     self.isLenient = options.isLenient
     self.areaLimit = options.maximumMemoryAreas
   }
@@ -39,10 +44,14 @@ public struct TagTLVScanner: ~Escapable {
   ///
   /// - Throws: ``NFCTagError/Code/truncatedTLV`` (offset: the T byte),
   ///   ``NFCTagError/Code/tlvLengthExceedsDataArea`` (offset: the length field),
-  ///   ``NFCTagError/Code/invalidControlTLV`` (offset: the T byte),
+  ///   ``NFCTagError/Code/invalidControlTLV`` (offset: the T byte; a value that is not
+  ///   3 bytes), ``NFCTagError/Code/controlAreaOutsideImage`` (offset: the T byte; an area
+  ///   that starts inside the data area and runs past the image; one that starts past the
+  ///   data area is kept in the map and reported in ``lastNote``),
   ///   ``NFCTagError/Code/tooManyMemoryAreas`` (offset: the T byte).
   public mutating func next() throws(NFCTagError) -> TagTLV? {
     lastWarning = nil
+    lastNote = nil
     guard !isFinished else { return nil }
     let p = map.normalized(position)
     guard p < map.dataAreaEnd else {
@@ -109,11 +118,16 @@ public struct TagTLVScanner: ~Escapable {
       let memory = TagMemoryControl(position: a, size: b, pageControl: c)
       area = TagMemoryArea(kind: .reserved, offset: memory.byteAddress, length: memory.byteCount)
     }
-    // An area may lie past the data area (T2T dynamic lock bytes) but not past the image.
-    guard area.end <= image.byteCount else {
-      guard isLenient else { throw NFCTagError(.invalidControlTLV, offset: p) }
-      lastWarning = NFCTagWarning(.invalidControlTLV, offset: p)
-      return
+    // An area may lie past the data area (T2T dynamic lock bytes), even past the image (a
+    // dump of the header and data area only): it cannot overlap the data, so it is kept
+    // and noted. One that starts in the data area and runs past the image is broken.
+    if area.end > image.byteCount {
+      guard area.offset >= map.dataAreaEnd else {
+        guard isLenient else { throw NFCTagError(.controlAreaOutsideImage, offset: p) }
+        lastWarning = NFCTagWarning(.controlAreaOutsideImage, offset: p)
+        return
+      }
+      lastNote = NFCTagWarning(.controlAreaOutsideImage, offset: p)
     }
     guard map.add(area, limit: areaLimit) else {
       throw NFCTagError(.tooManyMemoryAreas, offset: p)

@@ -80,6 +80,10 @@ enum DecodeCommand {
     switch format.tree(prepared.bytes, options.lenient) {
     case .success(let tree):
       print(tree.lines(colour: Terminal.colours(STDOUT_FILENO)).joined(separator: "\n"))
+      if let failure = tree.failure {
+        reportFailure(failure, format: format, bytes: prepared.bytes)
+        return 1
+      }
       return 0
     case .failure(let failure):
       reportFailure(failure, format: format, bytes: prepared.bytes)
@@ -191,8 +195,14 @@ enum DecodeCommand {
         if !ok { failed = true }
         output.append(json.serialized + "\n")
       } else {
-        switch format.human(bytes, options.lenient) {
-        case .success(let lines): output.append(lines.joined(separator: "\n") + "\n")
+        switch format.tree(bytes, options.lenient) {
+        case .success(let tree):
+          if let failure = tree.failure {
+            failed = true
+            output.append(tree.lines(colour: false).joined(separator: "\n") + "\nerror: \(failure.text)\n")
+          } else {
+            output.append(tree.lines(colour: false).joined(separator: "\n") + "\n")
+          }
         case .failure(let failure):
           failed = true
           output.append("error: \(failure.text)\n")

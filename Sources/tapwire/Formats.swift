@@ -64,7 +64,7 @@ struct Format: Sendable {
       name: name, summary: summary,
       json: { bytes, lenient in
         switch decode(bytes, lenient) {
-        case .success(let json): return (json, true)
+        case .success(let json): return (json, isOK(json))
         case .failure(let failure):
           return (
             NDEFOutput.errorJSON(
@@ -77,13 +77,23 @@ struct Format: Sendable {
         decode(bytes, lenient).map { json in
           HumanTree(
             summary: "\(summary) (\(name)), \(Describe.bytes(bytes.count))", nodes: nodes(bytes, lenient),
-            warnings: Describe.warnings(json))
+            warnings: Describe.warnings(json), notes: Describe.warnings(json, key: "notes"),
+            failure: isOK(json) ? nil : DecodeFailure(errorJSON: json))
         }
       },
       likelihood: { bytes in
         if case .success = decode(bytes, false) { return likelihood }
         return 0
       })
+  }
+
+  /// Whether a decoded object counts as valid (`"ok": true`): a tag image holding a record
+  /// whose payload breaks its record type is decoded but, in strict mode, not valid.
+  static func isOK(_ json: JSON) -> Bool {
+    guard case .object(let pairs) = json, case .bool(let ok)? = pairs.first(where: { $0.0 == "ok" })?.1 else {
+      return false
+    }
+    return ok
   }
 
   /// The same format, judged most likely (over BER-TLV and the rest) when `condition` holds.
@@ -143,7 +153,8 @@ struct Format: Sendable {
     tree: { bytes, lenient in
       let options: NDEFDecodingOptions = lenient ? .lenient : .strict
       let (json, ok) = NDEFOutput.json(bytes, options: options)
-      guard ok, let message = try? NDEFMessageView(validating: bytes.span, options: options) else {
+      // A record-type error (`ok` false) still shows every record; framing errors show none.
+      guard let message = try? NDEFMessageView(validating: bytes.span, options: options) else {
         return .failure(DecodeFailure(errorJSON: json))
       }
       let plural = message.recordCount == 1 ? "record" : "records"
@@ -151,8 +162,9 @@ struct Format: Sendable {
         HumanTree(
           summary:
             "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(message.recordCount) \(plural)",
-          nodes: NDEFTree(source: bytes, options: options).records(message), warnings: Describe.warnings(json)
-        ))
+          nodes: NDEFTree(source: bytes, options: options).records(message),
+          warnings: Describe.warnings(json),
+          failure: ok ? nil : DecodeFailure(errorJSON: json)))
     },
     likelihood: { bytes in
       (try? NDEFMessageView(validating: bytes.span)) != nil ? 100 : 1

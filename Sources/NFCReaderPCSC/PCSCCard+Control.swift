@@ -4,12 +4,12 @@ import NFCReader
 import PCSCControl
 
 /// Typed reader control on a connection: PC/SC Part 10 feature discovery and properties,
-/// Part 3 GET DATA pseudo-APDUs, control codes as ``PCSCControl/ControlCode``.
+/// Part 3 GET DATA pseudo-APDUs, control codes as `ControlCode`.
 extension PCSCCard {
   /// Sends `code` with `input` (`SCardControl`).
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_E_UNSUPPORTED_FEATURE`,
-  ///   as ``NFCReader/ReaderError/Code/unsupportedFeature``, for a code the driver does not know).
+  /// - Throws: `ReaderError` with the PC/SC code (`SCARD_E_UNSUPPORTED_FEATURE`,
+  ///   as `ReaderError.Code.unsupportedFeature`, for a code the driver does not know).
   public func control(_ code: ControlCode, _ input: [UInt8] = []) async throws(ReaderError) -> [UInt8] {
     try await control(UInt(code.rawValue), input)
   }
@@ -17,9 +17,9 @@ extension PCSCCard {
   /// The reader's features (`CM_IOCTL_GET_FEATURE_REQUEST`, PC/SC Part 10 §2.2). A reader
   /// whose driver does not know the request has none: the list is empty.
   ///
-  /// - Throws: ``NFCReader/ReaderError``: the PC/SC code of another failure, or
-  ///   ``NFCReader/ReaderError/Code/tagError`` when the answer does not parse (the
-  ///   ``PCSCControl/PCSCControlError`` named in the message).
+  /// - Throws: `ReaderError`: the PC/SC code of another failure, or
+  ///   `ReaderError.Code.tagError` when the answer does not parse (the
+  ///   `PCSCControlError` named in the message).
   public func features() async throws(ReaderError) -> FeatureList {
     let answer: [UInt8]
     do {
@@ -50,7 +50,7 @@ extension PCSCCard {
 
   /// PC/SC Part 3 GET DATA (`FF CA P1 00 Le`) through `SCardTransmit`, interpreted.
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code of a failed exchange.
+  /// - Throws: `ReaderError` with the PC/SC code of a failed exchange.
   public func getData(_ item: GetDataPseudoAPDU.Item, expectedLength: UInt8 = 0) async throws(ReaderError)
     -> GetDataPseudoAPDU.Answer
   {

@@ -23,11 +23,11 @@ public struct PCSCTag: DetectedTag, Hashable {
 }
 
 /// A single-use NFC reading session on one PC/SC reader, with the session model of
-/// ``NFCReader/ReaderSession``: the same events (``NFCReader/SessionEvent``), the same
-/// endings (``NFCReader/SessionEnding``) and the same messages
-/// (``NFCReader/SessionMessages``).
+/// `ReaderSession`: the same events (`SessionEvent`), the same
+/// endings (`SessionEnding`) and the same messages
+/// (`SessionMessages`).
 ///
-/// **Reader-driven discovery** (Rutoken-style NFC control codes, ``PCSCControl/NFCControlCodes``):
+/// **Reader-driven discovery** (Rutoken-style NFC control codes, `NFCControlCodes`):
 /// the session connects to the reader with `SCARD_SHARE_DIRECT` and sends START_NFC with
 /// the waiting and working messages; the reader (a phone's NFC stack behind PC/SC) shows
 /// them. While it waits, the session watches the reader (`SCardGetStatusChange`) and asks
@@ -35,15 +35,15 @@ public struct PCSCTag: DetectedTag, Hashable {
 /// STOP_NFC with the success message, or STOP_NFC_WITH_ERROR with the failure message.
 /// The endings:
 ///
-/// - a read: ``NFCReader/SessionEnding/firstTagRead`` (STOP_NFC, success message);
-/// - ``cancel(message:)``: ``NFCReader/SessionEnding/cancelled`` (STOP_NFC with the cancel
+/// - a read: `SessionEnding.firstTagRead` (STOP_NFC, success message);
+/// - ``cancel(message:)``: `SessionEnding.cancelled` (STOP_NFC with the cancel
 ///   message or the success message); the reader's stop reason "cancelled by user" too
 ///   (no STOP: the reader already stopped);
-/// - the configured timeout: ``NFCReader/SessionEnding/timedOut(_:)`` (STOP_NFC_WITH_ERROR,
+/// - the configured timeout: `SessionEnding.timedOut(_:)` (STOP_NFC_WITH_ERROR,
 ///   failure message); the reader's stop reason "timeout" (the platform's limit) too;
-/// - the direct connection or START_NFC refused: ``NFCReader/SessionEnding/systemBusy(_:)``;
+/// - the direct connection or START_NFC refused: `SessionEnding.systemBusy(_:)`;
 /// - the reader gone, a failed read (STOP_NFC_WITH_ERROR with the failure message) or the
-///   reader stopping for another reason: ``NFCReader/SessionEnding/terminatedUnexpectedly(_:)``.
+///   reader stopping for another reason: `SessionEnding.terminatedUnexpectedly(_:)`.
 ///
 /// **Fallback**: a reader that answers START_NFC with `SCARD_E_UNSUPPORTED_FEATURE` gets
 /// the same model from `SCardGetStatusChange` alone: a card present is a tag detected, the
@@ -121,7 +121,7 @@ public final class PCSCNFCSession<Output: Sendable>: Sendable {
     }
   }
 
-  /// Cancels the session: it ends with ``NFCReader/SessionEnding/cancelled`` (unless it
+  /// Cancels the session: it ends with `SessionEnding.cancelled` (unless it
   /// already ended) within one poll interval; `message` (or the success message) is STOP_NFC's.
   public func cancel(message: String? = nil) {
     state.withLock {
@@ -133,7 +133,7 @@ public final class PCSCNFCSession<Output: Sendable>: Sendable {
   }
 
   /// Starts the session and returns its events; a second call throws
-  /// ``NFCReader/ReaderError/Code/sessionAlreadyStarted``. Dropping the stream cancels.
+  /// `ReaderError.Code.sessionAlreadyStarted`. Dropping the stream cancels.
   public func begin() throws(ReaderError) -> AsyncStream<Event> {
     let fresh = state.withLock {
       let fresh = !$0.started

@@ -8,7 +8,8 @@ import RemoteManagement
 
 /// An `AdminHTTPClient` over `URLSession` (FoundationNetworking on
 /// Linux): HTTP and HTTPS, redirections left to the `AdminSession`
-/// (which detects loops), bodies bounded by ``maximumBodySize``.
+/// (which detects loops), bodies bounded by ``maximumBodySize``, each request cancelled at
+/// its deadline (a server that trickles bytes cannot hold the session past it).
 ///
 /// On Linux the certificate authorities are the system store's (FoundationNetworking gives
 /// libcurl the first bundle it finds, `/etc/ssl/certs/ca-certificates.crt` on Debian); a
@@ -43,8 +44,9 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     return await withCheckedContinuation { continuation in
       let task = session.dataTask(with: urlRequest) { data, response, error in
         if let error = error as? URLError {
-          continuation.resume(
-            returning: error.code == .timedOut ? .timedOut : .connectionFailed(error.localizedDescription))
+          // A cancel is the whole-request deadline below (the request timeout is an idle one).
+          let timedOut = error.code == .timedOut || error.code == .cancelled
+          continuation.resume(returning: timedOut ? .timedOut : .connectionFailed(error.localizedDescription))
           return
         }
         if let error {
@@ -68,6 +70,10 @@ public struct URLSessionAdminClient: AdminHTTPClient {
           returning: .response(AdminResponse(statusCode: http.statusCode, headers: headers, body: body)))
       }
       task.resume()
+      // The whole request, not only each idle gap, must end by the session's deadline.
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: max(timeout, 1)))) {
+        task.cancel()
+      }
     }
   }
 }

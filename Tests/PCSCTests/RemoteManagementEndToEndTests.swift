@@ -86,6 +86,7 @@ extension PCSCTransportTests {
       "html": {"rounds": [{"commands": [], "fault": {"contentType": "text/html"}}]},
       "bare": {"rounds": [{"commands": [], "fault": {"omitProtocol": true}}]},
       "slow": {"rounds": [{"commands": [], "fault": {"delay": 4}}]},
+      "trickle": {"rounds": [{"commands": ["80CA00FE00", "80CA00FE00"], "fault": {"trickle": 0.3}}]},
       "malformed": {"rounds": [{"commands": [], "fault": {"body": "aa0522098000"}}]},
       "loop": {"rounds": [{"commands": [], "fault": {"redirect": "/s/loop"}}]},
       "drop": {"rounds": [{"commands": ["80CA00FE00"]}, {"commands": ["80CA00FE00"], "fault": {"dropOnce": true}}]},
@@ -220,6 +221,7 @@ extension PCSCTransportTests {
     let cases: [(String, [String], String)] = [
       ("http500", once, "httpStatus"), ("html", once, "wrongContentType"), ("bare", once, "missingHeader"),
       ("slow", once + ["--round-trip-timeout", "1"], "roundTripTimeout"),
+      ("trickle", once + ["--round-trip-timeout", "2"], "roundTripTimeout"),
       ("malformed", once, "malformedScript"),
       ("loop", once, "redirectLoop"), ("endless", ["--max-rounds", "3"], "tooManyRoundTrips"),
       ("failing", [], "commandFailed"), ("nothing-here", once, "httpStatus"),

@@ -23,6 +23,8 @@ the last round.
       "dropOnce": true        close the connection without answering, once; the retry
                               (X-Admin-Resume: true) is served normally
       "redirect": "PATH"      302 to PATH (a path redirecting to itself loops)
+      "trickle": SECONDS      send the script one byte every SECONDS (no idle gap is long,
+                              the whole response is)
 
 Each request is logged as one JSON line to --log: path, X-Admin-* headers, Content-Type,
 body hex. Prints "listening PORT" once bound. --tls CERT KEY serves HTTPS.
@@ -180,6 +182,20 @@ class Handler(BaseHTTPRequestHandler):
             headers.append(("X-Admin-Protocol", PROTOCOL))
         if "target" in spec:
             headers.append(("X-Admin-Targeted-Application", spec["target"]))
+        if "trickle" in fault:
+            self.send_response(200)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(script)))
+            self.send_header("Connection", "close")
+            self.close_connection = True
+            self.end_headers()
+            self.wfile.flush()
+            for byte in script:
+                time.sleep(fault["trickle"])
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+            return
         self.answer(200, headers, script)
 
 

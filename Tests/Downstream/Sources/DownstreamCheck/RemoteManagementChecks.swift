@@ -11,7 +11,8 @@ func checkRemoteManagement() {
     }
     expectEqual(request.method, "POST", "method")
     expectEqual(request.uri, "http://127.0.0.1:9/start", "request URI")
-    expectEqual(request.header(AdminProtocol.protocolHeader), AdminProtocol.protocolVersion, "X-Admin-Protocol")
+    expectEqual(
+      request.header(AdminProtocol.protocolHeader), AdminProtocol.protocolVersion, "X-Admin-Protocol")
     expectEqual(deadline, 30_000, "the round-trip deadline (default 30 s)")
     session.receive(AdminResponse(statusCode: AdminProtocol.statusNoContent), now: 5)
     guard case .finished(let summary) = session.next(now: 5) else {

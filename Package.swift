@@ -75,7 +75,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags",
+        "NFCTags", "BlueZ", "BLEAdvertising", "ReaderConnection",
       ],
       swiftSettings: swiftSettings),
 
@@ -170,7 +170,8 @@ let package = Package(
       name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "BlueZTests", dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection"],
+      name: "BlueZTests",
+      dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc"],
       exclude: ["bluez_mock.py"],
       swiftSettings: swiftSettings),
     .testTarget(

@@ -49,6 +49,8 @@ struct TapwireNFC {
     case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)
     case "apdu": await APDUCommand.run(arguments)
+    case "discover": await DiscoverCommand.discover(arguments)
+    case "connect": await DiscoverCommand.connect(arguments)
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

@@ -15,6 +15,8 @@ struct Tapwire {
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire pcsc list|atr|apdu|script [--reader NAME] [--json] ...
+           tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
+           tapwire connect --bluez --serial S [--json]
            tapwire help [COMMAND]
 
     commands:
@@ -25,6 +27,8 @@ struct Tapwire {
       write    write an NDEF message (records as for encode) to a tag and verify it
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
+      discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
+      connect  connect to a reader over BlueZ, reconnecting when the link drops
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -88,16 +92,22 @@ struct Tapwire {
       exit(ReaderCommands.apdu(arguments))
     case "pcsc":
       exit(ReaderCommands.pcsc(arguments))
+    case "discover", "connect":
+      exit(ReaderCommands.discover(command, arguments))
     case "help", "-h", "--help":
       let texts = [
         "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
         "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage,
+        "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage,
       ]
       print(arguments.first.flatMap { texts[$0] } ?? usage)
       exit(0)
     default:
       let suggestion = Suggestion.closest(
-        to: command, among: ["decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "help"])
+        to: command,
+        among: [
+          "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "discover", "connect", "help",
+        ])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

@@ -172,7 +172,7 @@ let package = Package(
     .testTarget(
       name: "BlueZTests",
       dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc"],
-      exclude: ["bluez_mock.py"],
+      exclude: ["bluez_mock.py", "bleak_scan.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),

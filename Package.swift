@@ -90,7 +90,8 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP",
+        "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
+        "ReaderConnection",
       ],
       swiftSettings: swiftSettings),
 
@@ -201,8 +202,9 @@ let package = Package(
       name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "BlueZTests", dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection"],
-      exclude: ["bluez_mock.py"],
+      name: "BlueZTests",
+      dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc"],
+      exclude: ["bluez_mock.py", "bleak_scan.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),

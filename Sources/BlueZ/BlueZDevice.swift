@@ -104,7 +104,7 @@ public struct BlueZDevice: Sendable, Hashable {
     return AdvertisingData(structures: structures)
   }
 
-  /// The advertising report for ``ReaderDiscovery``, stamped `timestamp` (µs), or nil without
+  /// The advertising report for `ReaderDiscovery`, stamped `timestamp` (µs), or nil without
   /// a valid `Address`. AD structures that would not fit an extended report's 1650 octets are
   /// dropped from the end.
   public func report(timestamp: Int64?) -> AdvertisingReport? {

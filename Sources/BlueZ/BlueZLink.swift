@@ -9,7 +9,7 @@ public enum BlueZLinkEvent: Sendable, Hashable {
   case connected
   /// `Connected` became false; the reason from the `org.bluez.Device1.Disconnected` signal
   /// when BlueZ sent one (`org.bluez.Reason.Timeout` → link loss, `...Local` → requested,
-  /// `...Remote` → unknown), else ``ReaderConnection/DisconnectReason/linkLoss``.
+  /// `...Remote` → unknown), else `DisconnectReason.linkLoss`.
   case disconnected(DisconnectReason)
 }
 

@@ -5,13 +5,13 @@ import ReaderConnection
 
 /// What a ``BlueZReaderConnection`` session reports.
 public enum BlueZConnectionEvent: Sendable, Hashable {
-  /// A lifecycle event of the ``ReaderConnection/ReaderConnection`` it runs.
+  /// A lifecycle event of the `ReaderConnection` it runs.
   case lifecycle(ConnectionEvent)
   /// Scanning or the bus failed; the session is over.
   case failed(BlueZError)
 }
 
-/// Runs a ``ReaderConnection/ReaderConnection`` over BlueZ: the scanner for discovery,
+/// Runs a `ReaderConnection` over BlueZ: the scanner for discovery,
 /// ``BlueZLink`` for `Connect`/`Disconnect` and link events, the monotonic clock (ticks every
 /// 50 ms) for its timers. A reboot action disconnects the device (rebooting a reader is a
 /// vendor command; the drop that follows has reason `reboot`).

@@ -50,7 +50,7 @@ public struct BlueZDiscoveryFilter: Sendable, Hashable {
 public struct BlueZAdvertisement: Sendable, Hashable {
   /// The device after the update.
   public var device: BlueZDevice
-  /// The advertising report for ``BLEAdvertising/ReaderDiscovery``, stamped with the
+  /// The advertising report for `ReaderDiscovery`, stamped with the
   /// monotonic clock in µs (``BlueZScanner/now()``).
   public var report: AdvertisingReport
 }

@@ -53,6 +53,8 @@ struct TapwireNFC {
     case "write": await WriteCommand.run(arguments)
     case "apdu": await APDUCommand.run(arguments)
     case "admin": await AdminCommand.run(arguments)
+    case "discover": await DiscoverCommand.discover(arguments)
+    case "connect": await DiscoverCommand.connect(arguments)
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

@@ -16,6 +16,8 @@ struct Tapwire {
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
+           tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
+           tapwire connect --bluez --serial S [--json]
            tapwire help [COMMAND]
 
     commands:
@@ -27,6 +29,8 @@ struct Tapwire {
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
+      discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
+      connect  connect to a reader over BlueZ, reconnecting when the link drops
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -92,18 +96,24 @@ struct Tapwire {
       exit(ReaderCommands.pcsc(arguments))
     case "admin":
       exit(ReaderCommands.admin(arguments))
+    case "discover", "connect":
+      exit(ReaderCommands.discover(command, arguments))
     case "help", "-h", "--help":
       let texts = [
         "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
         "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage,
         "admin": ReaderCommands.adminUsage,
+        "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage,
       ]
       print(arguments.first.flatMap { texts[$0] } ?? usage)
       exit(0)
     default:
       let suggestion = Suggestion.closest(
         to: command,
-        among: ["decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "help"])
+        among: [
+          "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect",
+          "help",
+        ])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

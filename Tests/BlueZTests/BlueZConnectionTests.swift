@@ -12,7 +12,7 @@ let fastReconnect = ReaderConnection.Configuration(
 /// The lifecycle events of `session`, calling `react` after each, until the session ends or
 /// `seconds` pass.
 func lifecycle(
-  _ session: BlueZReaderConnection, seconds: Double = 20,
+  _ session: BlueZReaderConnection, seconds: Double = 40,
   react: @escaping @Sendable (ConnectionEvent) throws -> Void = { _ in }
 ) async throws -> [BlueZConnectionEvent] {
   try await withThrowingTaskGroup(of: [BlueZConnectionEvent]?.self) { group in
@@ -66,7 +66,7 @@ struct BlueZConnectionTests {
     return stack
   }
 
-  func session(_ stack: BlueZStack, serial: String = "TW000007", discoveryTimeout: Int64 = 5_000_000)
+  func session(_ stack: BlueZStack, serial: String = "TW000007", discoveryTimeout: Int64 = 15_000_000)
     -> BlueZReaderConnection
   {
     BlueZReaderConnection(

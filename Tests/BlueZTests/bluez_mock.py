@@ -65,7 +65,11 @@ def value(name, v):
 def run(words):
     command = words[0]
     if command == 'adapter':
-        return bluez.AddAdapter(words[1], 'tapwire-test')
+        p = bluez.AddAdapter(words[1], 'tapwire-test')
+        # BlueZ 5.56+ lists the adapter's roles; bleak reads them, the template has none.
+        dbus.Interface(bus.get_object('org.bluez', p), MOCK).AddProperty(
+            ADAPTER, 'Roles', dbus.Array(['central', 'peripheral'], signature='s'))
+        return p
     if command == 'device':
         p = bluez.AddDevice(words[1], words[2], ' '.join(words[3:]))
         mock = dbus.Interface(bus.get_object('org.bluez', p), MOCK)

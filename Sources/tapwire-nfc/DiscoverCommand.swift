@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: Apache-2.0
+import BLEAdvertising
+import BlueZ
+import Foundation
+import ReaderConnection
+
+/// `tapwire discover` and `tapwire connect`: ReaderDiscovery fed by BlueZ (or a btsnoop
+/// capture), and the ReaderConnection lifecycle over BlueZ.
+enum DiscoverCommand {
+  struct Options {
+    var bluez = false
+    var btsnoop: String?
+    var adapter: String?
+    var bus: String?
+    var mode: ReaderDiscovery.Mode = .scan
+    var timeout: Double = 10
+    var json = false
+  }
+
+  static func parse(_ arguments: [String]) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func value(_ flag: String) -> String {
+      guard let v = rest.popFirst() else { TapwireNFC.fail("\(flag) needs a value") }
+      return v
+    }
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--bluez": options.bluez = true
+      case "--btsnoop": options.btsnoop = value(argument)
+      case "--adapter": options.adapter = value(argument)
+      case "--bus": options.bus = value(argument)
+      case "--scan": options.mode = .scan
+      case "--proximity": options.mode = .proximity
+      case "--serial": options.mode = .reconnect(serial: value(argument))
+      case "--timeout":
+        guard let seconds = Double(value(argument)), seconds > 0 else {
+          TapwireNFC.fail("--timeout needs a positive number of seconds")
+        }
+        options.timeout = seconds
+      case "--json": options.json = true
+      default: TapwireNFC.fail("unknown option '\(argument)'")
+      }
+    }
+    if options.bluez == (options.btsnoop != nil) { TapwireNFC.fail("give one of --bluez and --btsnoop FILE") }
+    return options
+  }
+
+  // MARK: discover
+
+  static func discover(_ arguments: [String]) async {
+    let options = parse(arguments)
+    let configuration = ReaderDiscovery.Configuration(timeout: Int64(options.timeout * 1_000_000))
+    var discovery = ReaderDiscovery(profiles: [.example], mode: options.mode, configuration: configuration)
+    var found = false
+    /// Prints the events; true when discovery is over.
+    func show(_ events: [DiscoveryEvent]) -> Bool {
+      for event in events {
+        emit(options.json ? eventJSON(event) : eventText(event))
+        switch event {
+        case .readersChanged(let list): if !list.isEmpty { found = true }
+        case .readerChosen: found = true
+        case .readerDetails: return true
+        case .notFound: return true
+        case .scanEnded(let list):
+          found = found || !list.isEmpty
+          return true
+        case .readerLost: break
+        }
+      }
+      return false
+    }
+    if let path = options.btsnoop {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        TapwireNFC.fail("cannot read \(path)", status: 1)
+      }
+      let reports: [AdvertisingReport]
+      switch captureReports([UInt8](data)) {
+      case .success(let all): reports = all
+      case .failure(let error): TapwireNFC.fail("\(path): \(error)", status: 1)
+      }
+      let start = reports.first?.timestamp ?? 0
+      _ = discovery.start(at: start)
+      var done = false
+      for report in reports where !done {
+        done = show(discovery.receive(report, at: report.timestamp ?? start))
+      }
+      if !done {
+        _ = show(discovery.advance(to: (reports.last?.timestamp ?? start) + configuration.lostAfter))
+      }
+      if !done, let timeout = configuration.timeout { _ = show(discovery.advance(to: start + timeout)) }
+      exit(found ? 0 : 1)
+    }
+    let scanner = BlueZScanner(busAddress: options.bus, adapter: options.adapter)
+    _ = discovery.start(at: BlueZScanner.now())
+    let stream = AsyncStream<AdvertisingReport?> { continuation in
+      let scan = Task {
+        do throws(BlueZError) {
+          for try await update in scanner.advertisements() { continuation.yield(update.report) }
+        } catch {
+          fail(error)
+        }
+      }
+      let ticks = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .milliseconds(100))
+          continuation.yield(nil)
+        }
+      }
+      continuation.onTermination = { _ in
+        scan.cancel()
+        ticks.cancel()
+      }
+    }
+    for await report in stream {
+      let now = BlueZScanner.now()
+      let events = report.map { discovery.receive($0, at: now) } ?? discovery.advance(to: now)
+      if show(events) { break }
+    }
+    // Give the scanner its StopDiscovery before exiting.
+    try? await Task.sleep(for: .milliseconds(100))
+    exit(found ? 0 : 1)
+  }
+
+  /// The advertising reports of a btsnoop capture (lenient: a cut-off last record is dropped).
+  static func captureReports(_ bytes: [UInt8]) -> Result<[AdvertisingReport], BLEAdvertisingError> {
+    do throws(BLEAdvertisingError) {
+      let view = try BTSnoopFileView(validating: bytes.span.bytes, options: .lenient)
+      var reports: [AdvertisingReport] = []
+      var iterator = view.advertisingReports
+      while let report = try iterator.next() { reports.append(report) }
+      return .success(reports)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Writes one line at once (unbuffered, so a pipe sees each event as it happens).
+  static func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+
+  static func fail(_ error: BlueZError) -> Never {
+    FileHandle.standardError.write(Data("tapwire: bluez: \(error)\n".utf8))
+    exit(1)
+  }
+
+  // MARK: connect
+
+  static func connect(_ arguments: [String]) async {
+    let options = parse(arguments)
+    guard options.bluez, case .reconnect(let serial) = options.mode else {
+      TapwireNFC.fail("connect needs --bluez --serial S")
+    }
+    let session = BlueZReaderConnection(
+      serial: serial, profiles: [.example],
+      scanner: BlueZScanner(busAddress: options.bus, adapter: options.adapter),
+      discovery: .init(timeout: Int64(options.timeout * 1_000_000)))
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let sources = [SIGINT, SIGTERM].map { number in
+      let source = DispatchSource.makeSignalSource(signal: number)
+      source.setEventHandler { session.disconnect() }
+      source.resume()
+      return source
+    }
+    var status: Int32 = 1
+    for await event in session.events {
+      switch event {
+      case .failed(let error): fail(error)
+      case .lifecycle(let e):
+        if case .discovery = e { continue }
+        emit(options.json ? lifecycleJSON(e) : lifecycleText(e))
+        if e == .disconnected(.requestedByApp) { status = 0 }
+      }
+    }
+    _ = sources
+    exit(status)
+  }
+
+  // MARK: Output
+
+  static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  static func optional(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+
+  static func readerJSON(_ r: DiscoveredReader) -> String {
+    let fields: [(String, String)] = [
+      ("serial", quoted(r.serial)), ("profile", quoted(r.profileName)),
+      ("address", quoted(r.address.description)),
+      ("addressType", quoted(r.addressType.name)), ("localName", r.localName.map(quoted) ?? "null"),
+      ("batteryLevel", optional(r.batteryLevel)), ("rssi", String(r.rssi)), ("txPower", optional(r.txPower)),
+      ("pathLoss", String(r.pathLoss)),
+    ]
+    return "{" + fields.map { quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+  }
+
+  static func eventJSON(_ event: DiscoveryEvent) -> String {
+    let head = "{\"ok\":true,\"format\":\"discovery\",\"event\":"
+    switch event {
+    case .readersChanged(let list):
+      return head + "\"readersChanged\",\"readers\":[\(list.map(readerJSON).joined(separator: ","))]}"
+    case .scanEnded(let list):
+      return head + "\"scanEnded\",\"readers\":[\(list.map(readerJSON).joined(separator: ","))]}"
+    case .readerChosen(let r): return head + "\"readerChosen\",\"reader\":\(readerJSON(r))}"
+    case .readerDetails(let r): return head + "\"readerDetails\",\"reader\":\(readerJSON(r))}"
+    case .readerLost(let r): return head + "\"readerLost\",\"reader\":\(readerJSON(r))}"
+    case .notFound: return head + "\"notFound\"}"
+    }
+  }
+
+  static func readerText(_ r: DiscoveredReader) -> String {
+    var line = "\(r.serial)  \(r.address)  rssi \(r.rssi) dBm  path loss \(r.pathLoss) dB"
+    if let battery = r.batteryLevel { line += "  battery \(battery)%" }
+    if let name = r.localName { line += "  \(name)" }
+    return line
+  }
+
+  static func eventText(_ event: DiscoveryEvent) -> String {
+    switch event {
+    case .readersChanged(let list), .scanEnded(let list):
+      let title = if case .scanEnded = event { "scan ended" } else { "readers" }
+      return (["\(title): \(list.count)"] + list.map { "  " + readerText($0) }).joined(separator: "\n")
+    case .readerChosen(let r): return "chosen: " + readerText(r)
+    case .readerDetails(let r): return "details: " + readerText(r)
+    case .readerLost(let r): return "lost: " + readerText(r)
+    case .notFound: return "not found"
+    }
+  }
+
+  static func reasonName(_ reason: DisconnectReason) -> String {
+    switch reason {
+    case .requestedByApp: return "requestedByApp"
+    case .linkLoss: return "linkLoss"
+    case .poweredOff: return "poweredOff"
+    case .batteryLow: return "batteryLow"
+    case .reboot: return "reboot"
+    case .unknown: return "unknown"
+    }
+  }
+
+  static func failureName(_ failure: ConnectFailure) -> (String, String) {
+    switch failure {
+    case .timedOut: return ("timedOut", "")
+    case .transport(let name): return ("transport", name)
+    }
+  }
+
+  /// One event as `(event, extra fields)`.
+  static func lifecycleFields(_ event: ConnectionEvent) -> (String, [(String, String)]) {
+    switch event {
+    case .statusChanged(let s): return ("statusChanged", [("status", quoted("\(s)"))])
+    case .discovery: return ("discovery", [])
+    case .notFound: return ("notFound", [])
+    case .discoveryStopped: return ("discoveryStopped", [])
+    case .connected(let r):
+      return (
+        "connected", [("serial", r.serial.map(quoted) ?? "null"), ("address", quoted(r.address.description))]
+      )
+    case .connectFailed(let f):
+      let (code, name) = failureName(f)
+      return ("connectFailed", [("code", quoted(code)), ("name", quoted(name))])
+    case .reconnectStarted(let reason, let handle):
+      return ("reconnectStarted", [("reason", quoted(reasonName(reason))), ("handle", String(handle.id))])
+    case .reconnectAttempt(let n): return ("reconnectAttempt", [("attempt", String(n))])
+    case .reconnectSucceeded: return ("reconnectSucceeded", [])
+    case .reconnectFailed(.cancelled): return ("reconnectFailed", [("code", quoted("cancelled"))])
+    case .reconnectFailed(.attemptsExhausted(let last)):
+      let (code, name) = failureName(last)
+      return (
+        "reconnectFailed",
+        [("code", quoted("attemptsExhausted")), ("lastFailure", quoted(code)), ("name", quoted(name))]
+      )
+    case .rebootRequested: return ("rebootRequested", [])
+    case .disconnected(let reason): return ("disconnected", [("reason", quoted(reasonName(reason)))])
+    }
+  }
+
+  static func lifecycleJSON(_ event: ConnectionEvent) -> String {
+    let (name, fields) = lifecycleFields(event)
+    return "{\"ok\":true,\"format\":\"connection\",\"event\":\(quoted(name))"
+      + fields.map { ",\(quoted($0.0)):\($0.1)" }.joined() + "}"
+  }
+
+  static func lifecycleText(_ event: ConnectionEvent) -> String {
+    let (name, fields) = lifecycleFields(event)
+    return ([name] + fields.map { "\($0.0)=\($0.1.replacingOccurrences(of: "\"", with: ""))" }).joined(
+      separator: " ")
+  }
+}

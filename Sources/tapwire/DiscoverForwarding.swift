@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// `tapwire discover ...` and `tapwire connect ...`: checked here, run by `tapwire-nfc`
+/// (which links libdbus), so `tapwire` itself needs no system library.
+extension ReaderCommands {
+  static let discoverUsage = """
+    usage: tapwire discover --bluez [--adapter hci0] [--bus ADDRESS] [--scan|--proximity|--serial S]
+                            [--timeout SECONDS] [--json]
+           tapwire discover --btsnoop FILE [--scan|--proximity|--serial S] [--timeout SECONDS] [--json]
+           tapwire connect --bluez --serial S [--adapter hci0] [--bus ADDRESS] [--timeout SECONDS] [--json]
+
+      discover  find card readers (the example reader profile) with BlueZ over D-Bus, or in a
+                btsnoop capture (the same engine, on the capture's timestamps):
+                --scan (default) prints the refreshed list as it changes, until the timeout;
+                --proximity the nearest reader, chosen, then its details; --serial S the
+                reader with serial S (reconnect mode). Default timeout 10 s.
+      connect   reconnect at launch: discover serial S, connect, print lifecycle events
+                (reconnections included) until interrupted (Ctrl-C disconnects).
+      --bus     a D-Bus address instead of the system bus (DBUS_SYSTEM_BUS_ADDRESS also works).
+      Exit status: 0 found / connected and disconnected on request, 1 not found or failed
+      (the typed reason on standard error or in the last event), 2 bad usage.
+
+    examples:
+      tapwire discover --bluez --scan --timeout 5
+      tapwire discover --bluez --proximity --json
+      tapwire discover --btsnoop capture.btsnoop --serial TW000001
+      tapwire connect --bluez --serial TW000001 --json
+    """
+
+  static let discoverOptions = [
+    "--bluez", "--btsnoop", "--adapter", "--bus", "--scan", "--proximity", "--serial", "--timeout", "--json",
+  ]
+
+  /// `tapwire discover` / `tapwire connect`: checks the options, runs `tapwire-nfc`.
+  static func discover(_ command: String, _ arguments: [String]) -> Int32 {
+    var rest = arguments[...]
+    var sources = 0
+    var serial = false
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--btsnoop", "--adapter", "--bus", "--serial", "--timeout":
+        guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
+        if argument == "--btsnoop" { sources += 1 }
+        if argument == "--serial" { serial = true }
+        if argument == "--timeout" && (Double(value).map { $0 <= 0 } ?? true) {
+          Tapwire.fail("--timeout needs a positive number of seconds")
+        }
+      case "--bluez": sources += 1
+      case "--scan", "--proximity", "--json": continue
+      case "-h", "--help":
+        print(discoverUsage)
+        return 0
+      default: failUnknownOption(argument, among: discoverOptions)
+      }
+    }
+    guard sources == 1 else { Tapwire.fail("give one of --bluez and --btsnoop FILE") }
+    if command == "connect" && (!serial || arguments.contains("--btsnoop")) {
+      Tapwire.fail("connect needs --bluez --serial S")
+    }
+    return forwardingSignals([command] + arguments)
+  }
+
+  /// Runs `tapwire-nfc` with `arguments`, passing SIGINT and SIGTERM on to it (connect
+  /// disconnects on them), and returns its exit status.
+  static func forwardingSignals(_ arguments: [String]) -> Int32 {
+    requireHelper()
+    let process = Process()
+    process.executableURL = helper
+    process.arguments = arguments
+    do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
+    let sources = [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number)
+      source.setEventHandler { kill(process.processIdentifier, number) }
+      source.resume()
+      return source
+    }
+    process.waitUntilExit()
+    sources.forEach { $0.cancel() }
+    return process.terminationStatus
+  }
+}

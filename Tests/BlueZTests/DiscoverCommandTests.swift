@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `tapwire discover` / `tapwire connect` on the mock bus (the executables built beside the
+/// test bundle).
+@Suite(.serialized, .enabled(if: BlueZStack.isAvailable || BlueZStack.isRequired))
+struct DiscoverCommandTests {
+  static var tapwire: String {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<3 {
+      let candidate = directory.appendingPathComponent("tapwire")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+      directory = directory.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/debug/tapwire").path
+  }
+
+  func run(_ arguments: [String]) throws -> (Int32, [String]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.tapwire)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    )
+  }
+
+  func stack() throws -> BlueZStack {
+    let stack = try BlueZStack()
+    try stack.send("adapter hci0")
+    try stack.send("device hci0 C0:00:00:00:00:01 TW-0001")
+    try stack.send(
+      #"set hci0 C0:00:00:00:00:01 {"RSSI": -50, "ManufacturerData": {"0xffff": "\#(makerHex(serial: "TW000001", battery: 60))"}}"#
+    )
+    return stack
+  }
+
+  @Test func scanListsTheReader() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let (status, lines) = try run(["discover", "--bluez", "--bus", stack.address, "--timeout", "1", "--json"])
+    #expect(status == 0)
+    #expect(
+      lines.first?.hasPrefix(
+        #"{"ok":true,"format":"discovery","event":"readersChanged","readers":[{"serial":"TW000001""#) == true)
+    #expect(lines.last?.contains(#""event":"scanEnded""#) == true)
+    #expect(lines.first?.contains(#""batteryLevel":60,"rssi":-50"#) == true)
+  }
+
+  @Test func savedSerialMissing() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let (status, lines) = try run([
+      "discover", "--bluez", "--bus", stack.address, "--serial", "TW000009", "--timeout", "1",
+    ])
+    #expect(status == 1)
+    #expect(lines == ["not found"])
+  }
+
+  @Test func usageErrors() throws {
+    #expect(try run(["discover"]).0 == 2)
+    #expect(try run(["discover", "--bluez", "--btsnoop", "x"]).0 == 2)
+    #expect(try run(["connect", "--bluez"]).0 == 2)
+    #expect(try run(["discover", "--bluez", "--frobnicate"]).0 == 2)
+  }
+
+  @Test func connectPrintsTheLifecycleUntilInterrupted() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.tapwire)
+    process.arguments = ["connect", "--bluez", "--bus", stack.address, "--serial", "TW000001", "--json"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    var pending: [UInt8] = []
+    var lines: [String] = []
+    func readLine() throws -> String {
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        if let newline = pending.firstIndex(of: 0x0A) {
+          let line = String(decoding: pending[..<newline], as: UTF8.self)
+          pending.removeSubrange(...newline)
+          lines.append(line)
+          return line
+        }
+        var fds = [pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        if poll(&fds, 1, 200) <= 0 { continue }
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        pending += chunk
+      }
+      throw BlueZStack.StackError("no line; so far \(lines)")
+    }
+    defer {
+      if process.isRunning {
+        kill(process.processIdentifier, SIGINT)
+        usleep(500_000)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      }
+    }
+    while try !readLine().contains(#""event":"connected""#) {}
+    try stack.send("drop hci0 C0:00:00:00:00:01")
+    while try !readLine().contains(#""event":"reconnectSucceeded""#) {}
+    kill(process.processIdentifier, SIGINT)
+    while try !readLine().contains(#""event":"disconnected""#) {}
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let events = lines.compactMap { $0.split(separator: "\"event\":\"").last?.split(separator: "\"").first }
+    #expect(
+      events == [
+        "statusChanged", "statusChanged", "statusChanged", "connected", "statusChanged", "reconnectStarted",
+        "reconnectAttempt",
+        "statusChanged", "reconnectSucceeded", "statusChanged", "disconnected",
+      ])
+    #expect(
+      lines.last == #"{"ok":true,"format":"connection","event":"disconnected","reason":"requestedByApp"}"#)
+  }
+}

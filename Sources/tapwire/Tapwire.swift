@@ -14,7 +14,8 @@ struct Tapwire {
            tapwire simulate [--tag ntag215] [--image FILE]
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
-           tapwire pcsc list|atr|apdu|script [--reader NAME] [--json] ...
+           tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
+           tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire help [COMMAND]
 
     commands:
@@ -25,6 +26,7 @@ struct Tapwire {
       write    write an NDEF message (records as for encode) to a tag and verify it
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
+      admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
       help     show this text, or a command's help
 
     exit status: 0 decoded, 1 an input did not decode, 2 bad usage
@@ -88,16 +90,20 @@ struct Tapwire {
       exit(ReaderCommands.apdu(arguments))
     case "pcsc":
       exit(ReaderCommands.pcsc(arguments))
+    case "admin":
+      exit(ReaderCommands.admin(arguments))
     case "help", "-h", "--help":
       let texts = [
         "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
         "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage,
+        "admin": ReaderCommands.adminUsage,
       ]
       print(arguments.first.flatMap { texts[$0] } ?? usage)
       exit(0)
     default:
       let suggestion = Suggestion.closest(
-        to: command, among: ["decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "help"])
+        to: command,
+        among: ["decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "help"])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
   }

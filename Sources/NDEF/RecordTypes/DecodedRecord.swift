@@ -23,7 +23,7 @@ public struct TypedRecordView: ~Escapable {
 
 /// The decoded form of a record, by type: the one dispatch entry point over every record
 /// type Tapwire knows (NFC Forum RTDs, Connection Handover, Wi-Fi and the AAR). Unknown
-/// types are ``unrecognized``, never an error. Decoding a message never depends on this:
+/// types are ``unrecognized(_:)``, never an error. Decoding a message never depends on this:
 /// ``NDEFMessageView`` checks framing only, and ``init(classifying:options:depth:)`` reports a
 /// record-type problem as ``malformed(_:)`` instead of throwing.
 public enum DecodedRecord: ~Escapable {
@@ -60,7 +60,7 @@ public enum DecodedRecord: ~Escapable {
   /// An absolute-URI record (TNF 3), type syntax checked.
   case absoluteURI(TypedRecordView)
   /// A chunked record: assemble the payload (``NDEFRecordView/assembledPayload(maximumSize:)``)
-  /// and decode it with ``init(typeNameFormat:type:payload:payloadOffset:options:depth:)``.
+  /// and decode it with ``init(typeNameFormat:type:payload:payloadOffset:typeOffset:options:depth:)``.
   case chunked
   /// Empty, Unknown, or a well-known type without a decoder here.
   case unrecognized(TypedRecordView)

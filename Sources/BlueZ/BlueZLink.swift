@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+import BLEAdvertising
+import Foundation
+import ReaderConnection
+
+/// A change of a device's link as BlueZ reports it.
+public enum BlueZLinkEvent: Sendable, Hashable {
+  /// `Connected` became true.
+  case connected
+  /// `Connected` became false; the reason from the `org.bluez.Device1.Disconnected` signal
+  /// when BlueZ sent one (`org.bluez.Reason.Timeout` → link loss, `...Local` → requested,
+  /// `...Remote` → unknown), else ``ReaderConnection/DisconnectReason/linkLoss``.
+  case disconnected(DisconnectReason)
+}
+
+/// One device's link through BlueZ: `org.bluez.Device1.Connect` / `Disconnect`, and the
+/// `Connected` property's changes as ``BlueZLinkEvent``s. Its own bus connection and thread.
+public final class BlueZLink: Sendable {
+  /// The device's object path.
+  public let path: String
+  /// The link changes, in order, until ``close()``.
+  public let events: AsyncStream<BlueZLinkEvent>
+  let bus: BusThread
+
+  init(path: String, bus: BusThread, events: AsyncStream<BlueZLinkEvent>) {
+    self.path = path
+    self.bus = bus
+    self.events = events
+  }
+
+  /// Opens a link handle for `device` on the adapter (nil: the first one).
+  ///
+  /// - Throws: ``BlueZError/Code/noBus``, ``BlueZError/Code/noBlueZ``,
+  ///   ``BlueZError/Code/noAdapter``, ``BlueZError/Code/poweredOff``.
+  public static func open(
+    busAddress: String? = nil, adapter: String? = nil, device: BluetoothAddress
+  ) async throws(BlueZError) -> BlueZLink {
+    let (events, continuation) = AsyncStream<BlueZLinkEvent>.makeStream()
+    let tracker = LinkTracker(continuation: continuation)
+    let bus = try await BusThread.start(
+      address: busAddress, onMessage: { _, message in tracker.handle(message) },
+      onClosed: { continuation.finish() })
+    do throws(BlueZError) {
+      let path = try await bus.perform { connection throws(BlueZError) in
+        let adapter = try BlueZScanner.pickAdapter(connection, adapter)
+        let path = adapter.path + "/dev_" + device.description.replacingOccurrences(of: ":", with: "_")
+        tracker.setPath(path)
+        try connection.addMatch(
+          "type='signal',sender='\(bluez)',interface='\(propertiesInterface)',member='PropertiesChanged',path='\(path)'"
+        )
+        try connection.addMatch(
+          "type='signal',sender='\(bluez)',interface='\(deviceInterface)',path='\(path)'")
+        return path
+      }
+      return BlueZLink(path: path, bus: bus, events: events)
+    } catch {
+      bus.stop()
+      continuation.finish()
+      throw error
+    }
+  }
+
+  /// `org.bluez.Device1.Connect` (waits up to `timeout` ms).
+  ///
+  /// - Throws: the BlueZ error typed: ``BlueZError/Code/unknownDevice``,
+  ///   ``BlueZError/Code/inProgress``, ``BlueZError/Code/poweredOff``,
+  ///   ``BlueZError/Code/failed`` (`org.bluez.Error.Failed`, `...AlreadyConnected`), ...
+  public func connect(timeout: Int32 = 25_000) async throws(BlueZError) {
+    let path = path
+    _ = try await bus.perform { connection throws(BlueZError) in
+      try connection.call(bluez, path, deviceInterface, "Connect", timeout: timeout)
+    }
+  }
+
+  /// `org.bluez.Device1.Disconnect`.
+  public func disconnect() async throws(BlueZError) {
+    let path = path
+    _ = try await bus.perform { connection throws(BlueZError) in
+      try connection.call(bluez, path, deviceInterface, "Disconnect", timeout: 10_000)
+    }
+  }
+
+  /// Closes the bus connection; ``events`` ends.
+  public func close() { bus.stop() }
+}
+
+final class LinkTracker: @unchecked Sendable {
+  private let lock = NSLock()
+  private var path = ""
+  private var reason: DisconnectReason?
+  private let continuation: AsyncStream<BlueZLinkEvent>.Continuation
+
+  init(continuation: AsyncStream<BlueZLinkEvent>.Continuation) { self.continuation = continuation }
+
+  func setPath(_ path: String) {
+    lock.lock()
+    self.path = path
+    lock.unlock()
+  }
+
+  func handle(_ message: BusMessage) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, message.path == path else { return }
+    if message.interface == deviceInterface && message.member == "Disconnected" {
+      switch message.arguments.first?.stringValue {
+      case "org.bluez.Reason.Timeout": reason = .linkLoss
+      case "org.bluez.Reason.Local": reason = .requestedByApp
+      default: reason = .unknown
+      }
+      return
+    }
+    guard message.interface == propertiesInterface, message.member == "PropertiesChanged",
+      message.arguments.count >= 2, message.arguments[0].stringValue == deviceInterface,
+      let connected = message.arguments[1].propertyMap?["Connected"]?.boolValue
+    else { return }
+    if connected {
+      continuation.yield(.connected)
+    } else {
+      continuation.yield(.disconnected(reason ?? .linkLoss))
+      reason = nil
+    }
+  }
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: Apache-2.0
+import BLEAdvertising
+import Foundation
+
+/// One `org.bluez.Adapter1`.
+public struct BlueZAdapter: Sendable, Hashable {
+  /// The object path (`/org/bluez/hci0`).
+  public var path: String
+  /// The adapter's name, the last path component (`hci0`).
+  public var name: String { String(path.split(separator: "/").last ?? "") }
+  /// `Address`.
+  public var address: String
+  /// `Powered`.
+  public var isPowered: Bool
+  /// `Discovering`.
+  public var isDiscovering: Bool
+}
+
+/// The discovery filter (`org.bluez.Adapter1.SetDiscoveryFilter`): always `Transport` `le`
+/// and `DuplicateData` true (so RSSI updates keep coming for devices already seen).
+public struct BlueZDiscoveryFilter: Sendable, Hashable {
+  /// `RSSI`: only devices heard at least this loud (dBm).
+  public var rssi: Int16?
+  /// `UUIDs`: only devices advertising one of these services.
+  public var uuids: [BluetoothUUID]
+
+  /// Creates a filter.
+  public init(rssi: Int16? = nil, uuids: [BluetoothUUID] = []) {
+    self.rssi = rssi
+    self.uuids = uuids
+  }
+
+  var dbusValue: DBusValue {
+    var pairs = [
+      DBusPair(.string("Transport"), .variant(.string("le"))),
+      DBusPair(.string("DuplicateData"), .variant(.bool(true))),
+    ]
+    if let rssi { pairs.append(DBusPair(.string("RSSI"), .variant(.int16(rssi)))) }
+    if !uuids.isEmpty {
+      pairs.append(
+        DBusPair(
+          .string("UUIDs"), .variant(.array(uuids.map { .string($0.description) }, elementSignature: "s"))))
+    }
+    return .dictionary(pairs, keySignature: "s", valueSignature: "v")
+  }
+}
+
+/// One device update from the scanner: the device's properties and the report rebuilt
+/// from them.
+public struct BlueZAdvertisement: Sendable, Hashable {
+  /// The device after the update.
+  public var device: BlueZDevice
+  /// The advertising report for ``BLEAdvertising/ReaderDiscovery``, stamped with the
+  /// monotonic clock in µs (``BlueZScanner/now()``).
+  public var report: AdvertisingReport
+}
+
+/// Scans for BLE devices through BlueZ on D-Bus (`org.bluez`, BlueZ D-Bus API
+/// `doc/org.bluez.Adapter.rst`, `org.bluez.Device.rst`).
+///
+/// ``advertisements()`` opens a private connection on a thread of its own, picks the adapter,
+/// checks it is powered, sets the discovery filter, calls `StartDiscovery`, and follows
+/// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged` of `org.bluez.Device1`;
+/// each update becomes a ``BlueZAdvertisement``. Cancelling the iterating task (or dropping
+/// the sequence) calls `StopDiscovery` and closes the connection.
+public struct BlueZScanner: Sendable {
+  /// The bus address; nil for the system bus (`DBUS_SYSTEM_BUS_ADDRESS` or the default socket).
+  public var busAddress: String?
+  /// The adapter name (`hci0`); nil for the first one.
+  public var adapter: String?
+  /// The discovery filter.
+  public var filter: BlueZDiscoveryFilter
+
+  /// Creates a scanner.
+  public init(busAddress: String? = nil, adapter: String? = nil, filter: BlueZDiscoveryFilter = .init()) {
+    self.busAddress = busAddress
+    self.adapter = adapter
+    self.filter = filter
+  }
+
+  /// µs on the monotonic clock: the timestamps of the reports.
+  public static func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+  }
+
+  /// The adapters BlueZ has (`GetManagedObjects`, `org.bluez.Adapter1`).
+  ///
+  /// - Throws: ``BlueZError/Code/noBus``, ``BlueZError/Code/noBlueZ``,
+  ///   ``BlueZError/Code/permissionDenied``.
+  public func adapters() async throws(BlueZError) -> [BlueZAdapter] {
+    let bus = try await BusThread.start(address: busAddress, onMessage: { _, _ in })
+    defer { bus.stop() }
+    return try await bus.perform { connection throws(BlueZError) in try Self.adapters(connection) }
+  }
+
+  static func managedObjects(_ connection: BusConnection) throws(BlueZError) -> [String: [String: [String:
+    DBusValue]]]
+  {
+    let reply = try connection.call(bluez, "/", objectManager, "GetManagedObjects")
+    var objects: [String: [String: [String: DBusValue]]] = [:]
+    for pair in reply.first?.dictionaryValue ?? [] {
+      guard let path = pair.key.stringValue else { continue }
+      var interfaces: [String: [String: DBusValue]] = [:]
+      for entry in pair.value.dictionaryValue ?? [] {
+        if let name = entry.key.stringValue { interfaces[name] = entry.value.propertyMap ?? [:] }
+      }
+      objects[path] = interfaces
+    }
+    return objects
+  }
+
+  static func adapters(_ connection: BusConnection) throws(BlueZError) -> [BlueZAdapter] {
+    try managedObjects(connection).compactMap { path, interfaces in
+      guard let p = interfaces[adapterInterface] else { return nil }
+      return BlueZAdapter(
+        path: path, address: p["Address"]?.stringValue ?? "", isPowered: p["Powered"]?.boolValue ?? false,
+        isDiscovering: p["Discovering"]?.boolValue ?? false)
+    }.sorted { $0.path < $1.path }
+  }
+
+  /// The adapter named `name` (or the first), powered.
+  static func pickAdapter(_ connection: BusConnection, _ name: String?) throws(BlueZError) -> BlueZAdapter {
+    let all = try adapters(connection)
+    guard let adapter = name.map({ n in all.first { $0.name == n } }) ?? all.first else {
+      throw BlueZError(.noAdapter, message: name.map { "no adapter \($0)" } ?? "BlueZ has no adapter")
+    }
+    guard adapter.isPowered else {
+      throw BlueZError(.poweredOff, message: "\(adapter.name) is powered off")
+    }
+    return adapter
+  }
+
+  /// The device updates, as an asynchronous sequence that throws ``BlueZError``
+  /// (``BlueZError/Code/noBus``, ``BlueZError/Code/noBlueZ``, ``BlueZError/Code/noAdapter``,
+  /// ``BlueZError/Code/poweredOff``, ``BlueZError/Code/permissionDenied``,
+  /// ``BlueZError/Code/inProgress``, with the D-Bus error name).
+  public func advertisements() -> BlueZAdvertisements {
+    let (stream, continuation) = AsyncThrowingStream<BlueZAdvertisement, any Error>.makeStream(
+      bufferingPolicy: .bufferingNewest(1024))
+    let state = ScanState(continuation: continuation)
+    let address = busAddress
+    let adapterName = adapter
+    let filter = filter
+    let task = Task {
+      do throws(BlueZError) {
+        let bus = try await BusThread.start(
+          address: address, onMessage: { _, message in state.handle(message) },
+          onClosed: {
+            continuation.finish(throwing: BlueZError(.noBus, message: "the bus connection closed"))
+          })
+        state.setBus(bus)
+        try await bus.perform { connection throws(BlueZError) in
+          let adapter = try Self.pickAdapter(connection, adapterName)
+          state.setAdapter(adapter.path)
+          try connection.addMatch(
+            "type='signal',sender='\(bluez)',interface='\(objectManager)',path='/'")
+          try connection.addMatch(
+            "type='signal',sender='\(bluez)',interface='\(propertiesInterface)',member='PropertiesChanged',path_namespace='\(adapter.path)'"
+          )
+          _ = try connection.call(
+            bluez, adapter.path, adapterInterface, "SetDiscoveryFilter", [filter.dbusValue])
+          _ = try connection.call(bluez, adapter.path, adapterInterface, "StartDiscovery")
+          state.setDiscovering()
+          for (path, interfaces) in try Self.managedObjects(connection) {
+            if let properties = interfaces[deviceInterface] {
+              state.update(path, changed: properties, invalidated: [])
+            }
+          }
+        }
+      } catch {
+        continuation.finish(throwing: error)
+        state.stop()
+      }
+    }
+    continuation.onTermination = { _ in
+      task.cancel()
+      state.stop()
+    }
+    return BlueZAdvertisements(stream: stream)
+  }
+}
+
+let bluez = "org.bluez"
+let objectManager = "org.freedesktop.DBus.ObjectManager"
+let propertiesInterface = "org.freedesktop.DBus.Properties"
+let adapterInterface = "org.bluez.Adapter1"
+let deviceInterface = "org.bluez.Device1"
+
+/// The scanner's state, touched from the bus thread (messages) and the caller (stop).
+final class ScanState: @unchecked Sendable {
+  private let lock = NSLock()
+  private let continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation
+  private var devices: [String: BlueZDevice] = [:]
+  private var adapterPath = ""
+  private var bus: BusThread?
+  private var discovering = false
+  private var stopped = false
+
+  init(continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation) {
+    self.continuation = continuation
+  }
+
+  func setBus(_ bus: BusThread) {
+    lock.lock()
+    let late = stopped
+    self.bus = bus
+    lock.unlock()
+    if late { stop() }
+  }
+
+  func setAdapter(_ path: String) {
+    lock.lock()
+    adapterPath = path
+    lock.unlock()
+  }
+
+  func setDiscovering() {
+    lock.lock()
+    discovering = true
+    lock.unlock()
+  }
+
+  /// Stops discovery (when started) and closes the connection; once.
+  func stop() {
+    lock.lock()
+    stopped = true
+    let bus = self.bus
+    self.bus = nil
+    let path = adapterPath
+    let wasDiscovering = discovering
+    lock.unlock()
+    bus?.stop { connection in
+      if wasDiscovering {
+        _ = try? connection.call(bluez, path, adapterInterface, "StopDiscovery", timeout: 2000)
+      }
+    }
+  }
+
+  func handle(_ message: BusMessage) {
+    guard message.type == DBUS_MESSAGE_TYPE_SIGNAL else { return }
+    switch (message.interface, message.member) {
+    case (objectManager, "InterfacesAdded"):
+      guard message.arguments.count == 2, let path = message.arguments[0].stringValue else { return }
+      for entry in message.arguments[1].dictionaryValue ?? [] where entry.key.stringValue == deviceInterface {
+        update(path, changed: entry.value.propertyMap ?? [:], invalidated: [])
+      }
+    case (objectManager, "InterfacesRemoved"):
+      guard let path = message.arguments.first?.stringValue else { return }
+      lock.lock()
+      devices[path] = nil
+      lock.unlock()
+    case (propertiesInterface, "PropertiesChanged"):
+      guard message.arguments.count >= 2, message.arguments[0].stringValue == deviceInterface else { return }
+      let invalidated =
+        message.arguments.count > 2 ? (message.arguments[2].arrayValue?.compactMap(\.stringValue) ?? []) : []
+      update(message.path, changed: message.arguments[1].propertyMap ?? [:], invalidated: invalidated)
+    default:
+      break
+    }
+  }
+
+  func update(_ path: String, changed: [String: DBusValue], invalidated: [String]) {
+    lock.lock()
+    guard path.hasPrefix(adapterPath + "/") else {
+      lock.unlock()
+      return
+    }
+    var device = devices[path] ?? BlueZDevice(path: path, properties: [:])
+    device.apply(changed: changed, invalidated: invalidated)
+    devices[path] = device
+    lock.unlock()
+    if let report = device.report(timestamp: BlueZScanner.now()) {
+      continuation.yield(BlueZAdvertisement(device: device, report: report))
+    }
+  }
+}
+
+/// The scanner's updates: an `AsyncSequence` whose failure is ``BlueZError``.
+public struct BlueZAdvertisements: AsyncSequence, Sendable {
+  /// An update.
+  public typealias Element = BlueZAdvertisement
+  /// The failure.
+  public typealias Failure = BlueZError
+
+  let stream: AsyncThrowingStream<BlueZAdvertisement, any Error>
+
+  /// Creates the iterator.
+  public func makeAsyncIterator() -> Iterator { Iterator(inner: stream.makeAsyncIterator()) }
+
+  /// The iterator.
+  public struct Iterator: AsyncIteratorProtocol {
+    var inner: AsyncThrowingStream<BlueZAdvertisement, any Error>.Iterator
+
+    /// The next update, nil when the sequence ends (cancellation included).
+    public mutating func next() async throws(BlueZError) -> BlueZAdvertisement? {
+      do {
+        return try await inner.next()
+      } catch let error as BlueZError {
+        throw error
+      } catch {
+        throw BlueZError(.other, message: "\(error)")
+      }
+    }
+
+    /// The next update, nil when the sequence ends.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(BlueZError)
+      -> BlueZAdvertisement?
+    {
+      do {
+        return try await inner.next(isolation: actor)
+      } catch let error as BlueZError {
+        throw error
+      } catch {
+        throw BlueZError(.other, message: "\(error)")
+      }
+    }
+  }
+}

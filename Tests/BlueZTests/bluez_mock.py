@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Drives python3-dbusmock's bluez5 template on the bus in DBUS_SYSTEM_BUS_ADDRESS.
+
+One command per line on stdin, one answer line on stdout ("ok ..." or "error NAME").
+  adapter NAME                  AddAdapter
+  device HCI ADDRESS NAME       AddDevice (Connect/Disconnect then follow the Connected property)
+  set HCI ADDRESS JSON          Properties.Set of each property: RSSI, TxPower (int16),
+                                ManufacturerData {"company": "hex"}, ServiceData {"uuid": "hex"},
+                                UUIDs [..], AddressType, Name, AdvertisingFlags "hex"
+  remove HCI ADDRESS            Adapter1.RemoveDevice
+  drop HCI ADDRESS              DisconnectDevice (the link drops on the radio side)
+  refuse HCI ADDRESS            Device1.Connect fails from now on with org.bluez.Error.Failed
+  power HCI 0|1                 Adapter1.Powered
+  busy HCI                      Adapter1.StartDiscovery fails with org.bluez.Error.InProgress
+"""
+import json
+import sys
+import time
+
+import dbus
+
+DEVICE = 'org.bluez.Device1'
+ADAPTER = 'org.bluez.Adapter1'
+PROPS = 'org.freedesktop.DBus.Properties'
+MOCK = 'org.freedesktop.DBus.Mock'
+
+bus = dbus.SystemBus()
+for _ in range(200):
+    if bus.name_has_owner('org.bluez'):
+        break
+    time.sleep(0.05)
+bluez = dbus.Interface(bus.get_object('org.bluez', '/org/bluez'), 'org.bluez.Mock')
+
+# Connect and Disconnect that keep the Connected property the only state, so a drop from the
+# radio side (DisconnectDevice) can be followed by a new Connect.
+SET_CONNECTED = (
+    "self.props['org.bluez.Device1']['Connected'] = dbus.Boolean({0}, variant_level=1); "
+    "self.EmitSignal('org.freedesktop.DBus.Properties', 'PropertiesChanged', 'sa{{sv}}as', "
+    "['org.bluez.Device1', {{'Connected': dbus.Boolean({0}, variant_level=1)}}, []])")
+
+
+def path(hci, address):
+    return '/org/bluez/%s/dev_%s' % (hci, address.replace(':', '_').upper())
+
+
+def value(name, v):
+    if name in ('RSSI', 'TxPower'):
+        return dbus.Int16(v)
+    if name == 'ManufacturerData':
+        return dbus.Dictionary({dbus.UInt16(int(k, 0)): dbus.Array(bytes.fromhex(h), signature='y')
+                                for k, h in v.items()}, signature='qv')
+    if name == 'ServiceData':
+        return dbus.Dictionary({k: dbus.Array(bytes.fromhex(h), signature='y') for k, h in v.items()},
+                               signature='sv')
+    if name == 'UUIDs':
+        return dbus.Array(v, signature='s')
+    if name == 'AdvertisingFlags':
+        return dbus.Array(bytes.fromhex(v), signature='y')
+    if name == 'Appearance':
+        return dbus.UInt16(v)
+    return dbus.String(v)
+
+
+def run(words):
+    command = words[0]
+    if command == 'adapter':
+        return bluez.AddAdapter(words[1], 'tapwire-test')
+    if command == 'device':
+        p = bluez.AddDevice(words[1], words[2], ' '.join(words[3:]))
+        mock = dbus.Interface(bus.get_object('org.bluez', p), MOCK)
+        mock.AddMethod(DEVICE, 'Connect', '', '', SET_CONNECTED.format('True'))
+        mock.AddMethod(DEVICE, 'Disconnect', '', '', SET_CONNECTED.format('False'))
+        return p
+    if command == 'set':
+        props = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), PROPS)
+        for name, v in json.loads(' '.join(words[3:])).items():
+            props.Set(DEVICE, name, value(name, v))
+        return ''
+    if command == 'remove':
+        adapter = dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + words[1]), ADAPTER)
+        adapter.RemoveDevice(dbus.ObjectPath(path(words[1], words[2])))
+        return ''
+    if command == 'drop':
+        bluez.DisconnectDevice(words[1], words[2])
+        return ''
+    if command == 'refuse':
+        mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
+        mock.AddMethod(DEVICE, 'Connect', '', '',
+                       "raise dbus.exceptions.DBusException('refused', name='org.bluez.Error.Failed')")
+        return ''
+    if command == 'power':
+        props = dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + words[1]), PROPS)
+        props.Set(ADAPTER, 'Powered', dbus.Boolean(words[2] == '1'))
+        return ''
+    if command == 'busy':
+        mock = dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + words[1]), MOCK)
+        mock.AddMethod(ADAPTER, 'StartDiscovery', '', '',
+                       "raise dbus.exceptions.DBusException('busy', name='org.bluez.Error.InProgress')")
+        return ''
+    raise ValueError('unknown command ' + command)
+
+
+print('ready', flush=True)
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    try:
+        print('ok', run(words), flush=True)
+    except dbus.exceptions.DBusException as e:
+        print('error', e.get_dbus_name(), flush=True)
+    except Exception as e:  # a bad command line: say so, keep serving
+        print('error', type(e).__name__, e, flush=True)

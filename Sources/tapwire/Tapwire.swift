@@ -40,8 +40,9 @@ struct Tapwire {
     usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT | DIR]
 
     Decodes INPUT: hex text (spaces, colons and 0x allowed), a file (binary or hex text),
-    or standard input when INPUT is absent or "-". Without --as the format is guessed and
-    the guess is stated on standard error.
+    or standard input when INPUT is absent or "-". Without --as, a file's extension decides
+    the format when it names one (.ndef, .t2t, .capdu, .apdu, .tlv, .btsnoop, .nfc, .mfd, ...);
+    otherwise the format is guessed from the content. Standard error says which.
     Tag dump files are read into their page image and decoded as t2t: Flipper Zero .nfc
     files (NTAG/Ultralight), Proxmark3 JSON dumps (FileType mfu) and libnfc .mfd images.
     t4t input is a Type 4 CC file, optionally followed by the NDEF file (NLEN, message).

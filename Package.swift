@@ -18,6 +18,11 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
+    .library(name: "PCSCControl", targets: ["PCSCControl"]),
+    // Tapwire's virtual reader driver, loaded by pcscd (test support; see Sources/TapwireIFD).
+    .library(name: "TapwireIFD", type: .dynamic, targets: ["TapwireIFD"]),
+    .library(name: "RemoteManagement", targets: ["RemoteManagement"]),
+    .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
     .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
     .library(name: "BlueZ", targets: ["BlueZ"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
@@ -39,6 +44,10 @@ let package = Package(
     .target(name: "ReaderConnection", dependencies: ["BLEAdvertising"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
+    // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
+    .target(name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // Its HTTP adapter: URLSession (FoundationNetworking on Linux), HTTPS included.
+    .target(name: "RemoteManagementHTTP", dependencies: ["RemoteManagement"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
@@ -48,12 +57,18 @@ let package = Package(
     .target(
       name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
+    // vendor escapes, reader-driven NFC session codes (sans-IO, Embedded-clean).
+    .target(name: "PCSCControl", dependencies: ["NFCWire", "ISO7816"], swiftSettings: swiftSettings),
     // pcsc-lite 1.9 (Debian libpcsclite-dev), without pkg-config for the same reason: a C target
     // whose include/ forwards the bare header names pcsc-lite uses (see CPCSCLite.h).
     .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+    // A pcsc-lite IFD handler (C, ifdhandler.h) that pcscd loads as a virtual NFC reader.
+    .target(name: "TapwireIFD", cSettings: [.headerSearchPath("pcsc")]),
     // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
     .target(
-      name: "NFCReaderPCSC", dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF"],
+      name: "NFCReaderPCSC",
+      dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
     // forwards the names libdbus's headers use to Debian's folders (see CDBus.h).
@@ -75,7 +90,8 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "NFCTags", "BlueZ", "BLEAdvertising", "ReaderConnection",
+        "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
+        "ReaderConnection",
       ],
       swiftSettings: swiftSettings),
 
@@ -86,7 +102,10 @@ let package = Package(
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
       name: "FuzzOracles",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "ReaderConnection"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
+        "ReaderConnection",
+      ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -133,7 +152,13 @@ let package = Package(
       name: "FuzzAnswerToReset", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAnswerToReset",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzAdminSession", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzAdminSession",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzPN532Frame", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPN532Frame",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
@@ -156,13 +181,20 @@ let package = Package(
     .testTarget(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "ISO7816"],
+      swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
+        "PCSCControl",
       ],
+      exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),
     .testTarget(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
       swiftSettings: swiftSettings),

@@ -10,6 +10,9 @@
 # seconds (this VM does, by up to 1.7x) moves both alike. Limit: the strict decoders and
 # the C walk sampled in interleaved rounds inside TapwireBenchmarks, RUNS runs (default 5).
 #
+# Then Benchmarks/run-downstream.sh (RUNS runs): the same distance measured from a separate
+# package that depends on Tapwire by path, as users build it.
+#
 #   Benchmarks/run-peers.sh            ROUNDS=301 RUNS=9 Benchmarks/run-peers.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,3 +55,5 @@ for name in ["ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.vi
     print(f"{name:32} {'C header walk (limit)':22} {statistics.median(ours):16,.0f} {statistics.median(limit):14,.0f}"
           f" {statistics.median(ratios):8.2f}x slower  [{min(ratios):.2f}-{max(ratios):.2f}]")
 PY
+echo
+RUNS=$runs Benchmarks/run-downstream.sh

@@ -1,5 +1,12 @@
-import CMallocCounter
 import Foundation
+
+// The downstream package (Benchmarks/Downstream) builds this file too, where the counter's
+// module has another name (target names are unique across a package graph).
+#if TAPWIRE_DOWNSTREAM
+  import DownstreamMallocCounter
+#else
+  import CMallocCounter
+#endif
 
 /// One measured workload: `run(n)` performs the operation `n` times and returns a checksum
 /// (so the optimizer cannot drop the work).

@@ -1,6 +1,11 @@
-import CNDEFLimit
 import Foundation
 import NDEF
+
+#if TAPWIRE_DOWNSTREAM
+  import DownstreamNDEFLimit
+#else
+  import CNDEFLimit
+#endif
 
 /// NDEF workloads: view decode, owned decode and encode, over `Corpus/ndef` and seeded
 /// generated messages.
@@ -28,27 +33,29 @@ enum NDEFBenchmarks {
     return try! NDEFMessage(records: [record]).encodedBytes()
   }
 
-  /// Validates and walks every record of `bytes` with the view API; returns a checksum.
+  /// Validates and walks every record of `bytes` with the view API, taking each record's
+  /// type and payload spans; returns a checksum.
   @inline(never)
   static func walk(_ bytes: RawSpan) -> Int {
     guard let message = try? NDEFMessageView(validating: bytes) else { return -1 }
     var sum = 0
     var records = message.records
     while let record = records.next() {
-      sum &+= record.payloadLength &+ record.type.byteCount &+ Int(record.header.rawValue)
+      sum &+= record.payload.byteCount &+ record.type.byteCount &+ Int(record.header.rawValue)
     }
     return sum
   }
 
   /// Checks and walks every record of `bytes` in one pass
-  /// (`NDEFMessageView.checkedRecords`); returns a checksum.
+  /// (`NDEFMessageView.checkedRecords`), taking each record's type and payload spans;
+  /// returns a checksum.
   @inline(never)
   static func checkedWalk(_ bytes: RawSpan) -> Int {
     var records = NDEFMessageView.checkedRecords(bytes)
     var sum = 0
     do throws(NDEFError) {
       while let record = try records.next() {
-        sum &+= record.payloadLength &+ record.type.byteCount &+ Int(record.header.rawValue)
+        sum &+= record.payload.byteCount &+ record.type.byteCount &+ Int(record.header.rawValue)
       }
     } catch {
       return -1
@@ -65,6 +72,22 @@ enum NDEFBenchmarks {
     do throws(NDEFError) {
       while let record = try records.next() {
         sum &+= try URIRecordView(validating: record).uri.utf8.count
+      }
+    } catch {
+      return -1
+    }
+    return sum
+  }
+
+  /// Writes every URI record of a message, prefix expanded, into `buffer` (the UTF-8 of
+  /// each URI in turn, no `String`), checking the message in the same pass.
+  @inline(never)
+  static func uriIntoBuffer(_ bytes: RawSpan, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    var records = NDEFMessageView.checkedRecords(bytes)
+    var sum = 0
+    do throws(NDEFError) {
+      while let record = try records.next() {
+        sum &+= try URIRecordView(validating: record).writeURI(into: buffer)
       }
     } catch {
       return -1
@@ -106,6 +129,8 @@ enum NDEFBenchmarks {
     let seeds = corpus()
     let seedBytes = seeds.reduce(0) { $0 + $1.count }
     let seedRecords = recordCount(seeds)
+    // The caller's buffer for the URIs, made once (outside the counted samples), never freed.
+    let uriBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
     var benchmarks: [Benchmark] = [
       Benchmark(
         name: "ndef.limit.c-header-walk.mixed-corpus", bytesPerOperation: mixedBytes,
@@ -144,6 +169,14 @@ enum NDEFBenchmarks {
         var sum = 0
         let span = hundred.span.bytes
         for _ in 0..<n { sum &+= uriStrings(span) }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.typed.uri-100-into-buffer", bytesPerOperation: hundred.count, itemsPerOperation: 100
+      ) { n in
+        var sum = 0
+        let span = hundred.span.bytes
+        for _ in 0..<n { sum &+= uriIntoBuffer(span, uriBuffer) }
         return sum
       },
       Benchmark(name: "ndef.view.uri-1", bytesPerOperation: small.count, itemsPerOperation: 1) { n in

@@ -58,8 +58,26 @@ enum TypedRecordBenchmarks {
     }
   }
 
+  /// Decodes a Text payload and writes its text in UTF-8 into `buffer` (no `String`).
+  @inline(never)
+  static func textIntoBuffer(_ payload: [UInt8], _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    (try? TextRecordView(validating: payload.span.bytes).writeUTF8(into: buffer)) ?? -1
+  }
+
   static func all() -> [Benchmark] {
     var benchmarks: [Benchmark] = []
+    let texts = seeds("text")
+    let textBytes = texts.reduce(0) { $0 + $1.2.count }
+    // The caller's buffer, made once (outside the counted samples), never freed.
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    benchmarks.append(
+      Benchmark(
+        name: "ndef.typed.text.into-buffer", bytesPerOperation: textBytes, itemsPerOperation: texts.count
+      ) { n in
+        var sum = 0
+        for _ in 0..<n { for (_, _, payload) in texts { sum &+= textIntoBuffer(payload, buffer) } }
+        return sum
+      })
     let kinds: [(String, [(TypeNameFormat, [UInt8], [UInt8])])] = [
       ("text", seeds("text")), ("smart-poster", seeds("smartPoster")),
       ("handover", seeds("handoverRequest") + seeds("handoverSelect")), ("wsc", seeds("wifiSimpleConfig")),

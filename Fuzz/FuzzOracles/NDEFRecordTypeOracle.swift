@@ -22,6 +22,7 @@ public enum NDEFRecordTypeOracle {
     let payload = Array(bytes.dropFirst())
     let strict = decode(tnf, type, payload, .strict)
     let lenient = decode(tnf, type, payload, .lenient)
+    try checkClassifying(tnf, type, payload)
     if let strict {
       guard let lenient else { throw OracleFailure("strict decoded \(type) but lenient failed") }
       try require(lenient.warnings == 0, "strict ok but lenient warned")
@@ -33,6 +34,25 @@ public enum NDEFRecordTypeOracle {
       }
     } else if let lenient {
       try require(lenient.warnings > 0, "strict failed but lenient had no warning")
+    }
+  }
+
+  /// The non-throwing dispatch agrees with the throwing one: `malformed` exactly when it
+  /// throws, with the same error and the kind the TNF and TYPE select.
+  static func checkClassifying(_ tnf: TypeNameFormat, _ type: [UInt8], _ payload: [UInt8])
+    throws(OracleFailure)
+  {
+    var thrown: NDEFError? = nil
+    do throws(NDEFError) {
+      _ = try DecodedRecord(typeNameFormat: tnf, type: type.span.bytes, payload: payload.span.bytes)
+    } catch {
+      thrown = error
+    }
+    let classified = DecodedRecord(classifying: tnf, type: type.span.bytes, payload: payload.span.bytes)
+    try require(classified.error == thrown, "classifying and throwing dispatch disagree")
+    if case .malformed(let record) = classified {
+      try require(
+        record.recordType == RecordKind(typeNameFormat: tnf, type: type.span.bytes), "malformed kind differs")
     }
   }
 
@@ -101,6 +121,9 @@ public enum NDEFRecordTypeOracle {
       return Outcome(summary: AlternativeCarrier(view), warnings: 0, reencoded: nil)
     case .media, .external, .absoluteURI, .chunked, .unrecognized:
       return Outcome(summary: "generic", warnings: 0, reencoded: nil)
+    case .malformed:
+      // Only the non-throwing `init(classifying:...)` gives this case.
+      return nil
     }
   }
 }

@@ -30,7 +30,9 @@ FuzzTagImages tags tags
 FuzzType4Procedure type4 type4
 FuzzReaderDiscovery discovery discovery
 FuzzPN532Frame pn532 pn532
-FuzzAnswerToReset atr atr"
+FuzzAnswerToReset atr atr
+FuzzPCSCControl pcsccontrol pcsccontrol
+FuzzAdminSession admin admin"
 
 selected=("$@")
 while read -r target folder dict; do

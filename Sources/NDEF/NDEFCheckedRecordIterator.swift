@@ -5,7 +5,7 @@ import NFCWire
 /// ``NDEFMessageView/init(validating:baseOffset:options:)-(RawSpan,_,_)`` and
 /// ``NDEFCheckedRecordIterator`` so both apply the same rules in the same order.
 @usableFromInline
-struct NDEFRecordSequenceChecker {
+struct NDEFRecordSequenceChecker: BitwiseCopyable {
   /// Whether the next record continues a chunk sequence.
   @usableFromInline var inChunkSequence = false
   /// Logical records so far (a chunk sequence counts once).
@@ -62,7 +62,7 @@ struct NDEFRecordSequenceChecker {
 /// `next()` applies every rule of strict ``NDEFMessageView`` validation, record by record,
 /// and throws the same error at the same offset; after an error, and after the record
 /// with ME, it returns `nil`. Nothing is copied and nothing allocated.
-public struct NDEFCheckedRecordIterator: ~Escapable {
+public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
   @usableFromInline let bytes: RawSpan
   @usableFromInline let baseOffset: Int
   @usableFromInline var index = 0
@@ -92,40 +92,61 @@ public struct NDEFCheckedRecordIterator: ~Escapable {
     // the same rules in full.
     let start = index
     let total = bytes.byteCount
-    if !finished, let record = NDEFPhysicalRecord.scan(bytes, at: start) {
-      let h = record.header.rawValue
-      let messageEnd = h & NDEFRecordHeader.messageEndBit != 0
-      // The usual record (not the first, MB and CF clear, TNF 1-4 with a TYPE) is clean
-      // without the full predicate.
-      let mbOrCF = NDEFRecordHeader.messageBeginBit | NDEFRecordHeader.chunkFlagBit
-      let usual =
-        start != 0 && h & mbOrCF == 0 && (h & NDEFRecordHeader.typeNameFormatMask) &- 1 < 4
-        && record.typeLength != 0
-      let clean =
-        usual
-        || NDEFMessageView.isClean(
-          header: h, typeLength: record.typeLength, idLength: record.idLength,
-          payloadLength: record.payloadLength, first: start == 0, continuation: false)
-      if clean && h & NDEFRecordHeader.chunkFlagBit == 0 && checker.logicalCount < checker.maximumRecordCount
-        && messageEnd == (record.end == total)
-      {
-        checker.logicalCount &+= 1
-        checker.physicalCount &+= 1
-        index = record.end
-        finished = messageEnd
-        return NDEFRecordView(
-          layout: record, typeNameFormat: record.header.typeNameFormat,
-          bytes: unsafe bytes.extracting(unchecked: start..<record.end), offset: baseOffset &+ start,
-          chunkCount: 1, payloadLength: record.payloadLength)
-      }
+    let found: NDEFLogicalRecordLayout?
+    if !finished, let record = NDEFPhysicalRecord.scan(bytes, at: start),
+      Self.isCommon(record, at: start, total: total, checker: checker)
+    {
+      // (The physical count is `init(validating:)`'s; this iterator reports logical records.)
+      checker.logicalCount &+= 1
+      index = record.end
+      finished = record.header.messageEnd
+      found = NDEFLogicalRecordLayout(
+        first: record, end: record.end, chunkCount: 1, payloadLength: record.payloadLength)
+    } else if finished {
+      // After the record with ME (or an error): no call out of line.
+      return nil
+    } else {
+      found = try nextInGeneral()
     }
-    return try nextInGeneral()
+    // The view is made here, after both paths meet, from escapable integers: a view
+    // returned from the out-of-line path would reach the caller through memory.
+    guard let found else { return nil }
+    return NDEFRecordView(
+      layout: found.first, typeNameFormat: found.first.header.typeNameFormat,
+      bytes: unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (found.first.start, found.end))),
+      offset: baseOffset &+ found.first.start, chunkCount: found.chunkCount,
+      payloadLength: found.payloadLength)
+  }
+
+  /// Whether `record` (at `start`, fitting) is the common case `next()` takes inline: not
+  /// chunked, breaking no rule, within the record bound, with ME exactly when it ends the bytes.
+  @inlinable @inline(__always)
+  static func isCommon(
+    _ record: NDEFPhysicalRecord, at start: Int, total: Int, checker: NDEFRecordSequenceChecker
+  )
+    -> Bool
+  {
+    let h = record.header.rawValue
+    let messageEnd = h & NDEFRecordHeader.messageEndBit != 0
+    // The usual record (not the first, MB and CF clear, TNF 1-4 with a TYPE) is clean
+    // without the full predicate.
+    let mbOrCF = NDEFRecordHeader.messageBeginBit | NDEFRecordHeader.chunkFlagBit
+    let usual =
+      start != 0 && h & mbOrCF == 0 && (h & NDEFRecordHeader.typeNameFormatMask) &- 1 < 4
+      && record.typeLength != 0
+    let clean =
+      usual
+      || NDEFMessageView.isClean(
+        header: h, typeLength: record.typeLength, idLength: record.idLength,
+        payloadLength: record.payloadLength, first: start == 0, continuation: false)
+    return clean && h & NDEFRecordHeader.chunkFlagBit == 0
+      && checker.logicalCount < checker.maximumRecordCount
+      && messageEnd == (record.end == total)
   }
 
   /// `next()` for every case: chunk sequences, broken rules, the end of the bytes.
-  @_lifetime(copy self)
   @usableFromInline @inline(never)
-  mutating func nextInGeneral() throws(NDEFError) -> NDEFRecordView? {
+  mutating func nextInGeneral() throws(NDEFError) -> NDEFLogicalRecordLayout? {
     if finished { return nil }
     do throws(NDEFError) {
       let total = bytes.byteCount
@@ -157,10 +178,8 @@ public struct NDEFCheckedRecordIterator: ~Escapable {
       } else if index >= total {
         throw NDEFError(.missingMessageEnd, offset: baseOffset &+ total)
       }
-      return NDEFRecordView(
-        layout: first, typeNameFormat: first.header.typeNameFormat,
-        bytes: unsafe bytes.extracting(unchecked: start..<index), offset: baseOffset &+ start,
-        chunkCount: chunkCount, payloadLength: payloadLength)
+      return NDEFLogicalRecordLayout(
+        first: first, end: index, chunkCount: chunkCount, payloadLength: payloadLength)
     } catch {
       finished = true
       throw error
@@ -176,5 +195,23 @@ public struct NDEFCheckedRecordIterator: ~Escapable {
     try NDEFMessageView.reportViolations(
       bytes, at: start, baseOffset: baseOffset, first: start == 0, continuation: continuation, lenient: false,
       warnings: &unused)
+  }
+}
+
+/// Where one logical record stands: its first chunk's layout, the index after its last
+/// chunk, its chunk count and summed payload length. Escapable (integers only), so an
+/// out-of-line path can hand it back in registers and the inline caller makes the view.
+@usableFromInline
+struct NDEFLogicalRecordLayout: BitwiseCopyable {
+  @usableFromInline var first: NDEFPhysicalRecord
+  @usableFromInline var end: Int
+  @usableFromInline var chunkCount: Int
+  @usableFromInline var payloadLength: Int
+
+  @inlinable init(first: NDEFPhysicalRecord, end: Int, chunkCount: Int, payloadLength: Int) {
+    self.first = first
+    self.end = end
+    self.chunkCount = chunkCount
+    self.payloadLength = payloadLength
   }
 }

@@ -23,7 +23,7 @@ public struct NDEFDecodingOptions: Sendable, Hashable {
   public init(
     isLenient: Bool = false,
     maximumAssembledPayloadSize: Int = 16 << 20,
-    maximumRecordCount: Int = 1 << 20,
+    maximumRecordCount: Int = NDEFDecodingOptions.defaultMaximumRecordCount,
     maximumNestingDepth: Int = 4
   ) {
     self.isLenient = isLenient
@@ -31,6 +31,10 @@ public struct NDEFDecodingOptions: Sendable, Hashable {
     self.maximumRecordCount = maximumRecordCount
     self.maximumNestingDepth = maximumNestingDepth
   }
+
+  /// The default bound on ``maximumRecordCount``: 2^20 records. A constant, so a default
+  /// argument built from it costs no access to a global.
+  @inlinable public static var defaultMaximumRecordCount: Int { 1 << 20 }
 
   /// Every rule enforced; the default.
   public static let strict = NDEFDecodingOptions()

@@ -25,7 +25,7 @@ public struct NDEFMessage: Sendable, Hashable {
 
   /// Decodes an owned message from bytes.
   ///
-  /// - Throws: ``NDEFError`` as ``NDEFMessageView/init(validating:baseOffset:options:)``.
+  /// - Throws: ``NDEFError`` as ``NDEFMessageView/init(validating:baseOffset:options:)-(RawSpan,_,_)``.
   public init(parsing bytes: RawSpan, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
     let view = try NDEFMessageView(validating: bytes, options: options)
     try self.init(view)
@@ -38,7 +38,7 @@ public struct NDEFMessage: Sendable, Hashable {
 
   // MARK: Encoding
 
-  /// The exact number of bytes ``encode(into:options:)`` writes.
+  /// The exact number of bytes ``encode(into:options:)->()`` writes.
   ///
   /// - Throws: ``NDEFError`` when the model breaks a rule (see ``NDEFRecord/validate(index:)``),
   ///   ``NDEFError/Code/noRecords`` or ``NDEFError/Code/invalidChunkSize``.

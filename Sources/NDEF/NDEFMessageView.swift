@@ -270,7 +270,7 @@ public struct NDEFMessageView: ~Escapable {
   @inlinable
   public static func checkedRecords(
     _ bytes: RawSpan, baseOffset: Int = 0,
-    maximumRecordCount: Int = NDEFDecodingOptions.strict.maximumRecordCount
+    maximumRecordCount: Int = NDEFDecodingOptions.defaultMaximumRecordCount
   ) -> NDEFCheckedRecordIterator {
     NDEFCheckedRecordIterator(bytes, baseOffset: baseOffset, maximumRecordCount: maximumRecordCount)
   }
@@ -287,7 +287,7 @@ public struct NDEFMessageView: ~Escapable {
 
 /// Iterates the logical records of a validated message, lazily and without allocating.
 /// Inlinable: a caller's loop compiles to index arithmetic over its own bytes.
-public struct NDEFRecordIterator: ~Escapable {
+public struct NDEFRecordIterator: ~Escapable, BitwiseCopyable {
   @usableFromInline let bytes: RawSpan
   @usableFromInline let baseOffset: Int
   @usableFromInline var index: Int
@@ -310,23 +310,25 @@ public struct NDEFRecordIterator: ~Escapable {
     var chunkCount = 1
     var payloadLength = first.payloadLength
     if first.header.chunked && !first.header.messageEnd {
-      (end, chunkCount, payloadLength) = continueChunks(after: first)
+      (end, chunkCount, payloadLength) = continueChunks(end: end, payloadLength: payloadLength)
     }
     var tnf = first.header.typeNameFormat
     if lenient && (tnf == .reserved || tnf == .unchanged) { tnf = .unknown }
     return NDEFRecordView(
-      layout: first, typeNameFormat: tnf, bytes: unsafe bytes.extracting(unchecked: first.start..<end),
+      layout: first, typeNameFormat: tnf,
+      bytes: unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (first.start, end))),
       offset: baseOffset &+ first.start, chunkCount: chunkCount, payloadLength: payloadLength)
   }
 
-  /// Walks the continuation chunks after `first` (the message was validated: they follow
-  /// until CF is clear, or in lenient mode until ME is set or the message ends); returns
-  /// the record's end, its chunk count and its summed payload length.
+  /// Walks the continuation chunks after a first chunk that ends at `end` with
+  /// `payloadLength` octets (the message was validated: they follow until CF is clear, or in
+  /// lenient mode until ME is set or the message ends); returns the record's end, its chunk
+  /// count and its summed payload length. Integers in, so the caller keeps its in registers.
   @usableFromInline
-  mutating func continueChunks(after first: NDEFPhysicalRecord) -> (end: Int, chunks: Int, payload: Int) {
-    var end = first.end
+  mutating func continueChunks(end: Int, payloadLength: Int) -> (end: Int, chunks: Int, payload: Int) {
+    var end = end
     var chunkCount = 1
-    var payloadLength = first.payloadLength
+    var payloadLength = payloadLength
     while let chunk = NDEFPhysicalRecord.scan(bytes, at: index) {
       index = chunk.end
       end = chunk.end

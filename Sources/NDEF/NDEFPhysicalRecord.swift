@@ -5,7 +5,7 @@ import NFCWire
 /// Escapable (it holds only integers), so validation and iteration can pass it around
 /// freely and make spans from it on demand.
 @usableFromInline
-struct NDEFPhysicalRecord {
+struct NDEFPhysicalRecord: BitwiseCopyable {
   /// The header octet.
   @usableFromInline var header: NDEFRecordHeader
   /// Index of the header octet.

@@ -6,12 +6,14 @@ import NFCWire
 /// For a chunked record (§2.3.3) the header, type and id are those of the initial chunk,
 /// ``payload`` is the initial chunk's payload and ``payloadLength`` the total;
 /// ``chunks`` iterates every chunk and ``assembledPayload(maximumSize:)`` concatenates them.
-public struct NDEFRecordView: ~Escapable {
-  /// The header octet of the (initial) record.
-  public let header: NDEFRecordHeader
-  /// The record's TNF. In lenient mode TNF Reserved and a stray TNF Unchanged read as
-  /// ``TypeNameFormat/unknown``; ``header`` keeps the bits as sent.
-  public let typeNameFormat: TypeNameFormat
+public struct NDEFRecordView: ~Escapable, BitwiseCopyable {
+  // Six scalars: a view of more (Swift 6.3 counts each stored field) is destroyed through its
+  // metadata at the end of every loop iteration that takes it, as non-escapable values
+  // are not trivial to the optimizer, which costs a record handed out a dozen
+  // instructions. So the header octet, the TNF, TYPE_LENGTH, ID_LENGTH and where PAYLOAD
+  // starts (relative to `bytes`: a header is at most 7 octets, TYPE and ID at most 255
+  // each, so before octet 517) share one word: bits 0-7, 8-15, 16-23, 24-31 and 32-47.
+  @usableFromInline let fields: UInt64
   /// Every byte of the record on the wire, all chunks included.
   public let bytes: RawSpan
   /// Absolute offset of the (initial) header octet.
@@ -20,48 +22,76 @@ public struct NDEFRecordView: ~Escapable {
   public let chunkCount: Int
   /// The payload length, summed over all chunks.
   public let payloadLength: Int
+
+  /// The header octet of the (initial) record.
+  @inlinable public var header: NDEFRecordHeader {
+    NDEFRecordHeader(rawValue: UInt8(truncatingIfNeeded: fields))
+  }
+  /// The record's TNF. In lenient mode TNF Reserved and a stray TNF Unchanged read as
+  /// ``TypeNameFormat/unknown``; ``header`` keeps the bits as sent.
+  @inlinable public var typeNameFormat: TypeNameFormat {
+    TypeNameFormat(UInt8(truncatingIfNeeded: fields &>> 8) & NDEFRecordHeader.typeNameFormatMask)
+  }
+
   // Field positions of the (initial) chunk, relative to `bytes`.
-  @usableFromInline let typeStart: Int
-  @usableFromInline let typeLength: Int
-  @usableFromInline let idStart: Int
-  @usableFromInline let idLength: Int
-  @usableFromInline let payloadStart: Int
-  @usableFromInline let firstPayloadLength: Int
+  @inlinable var typeLength: Int { Int(UInt8(truncatingIfNeeded: fields &>> 16)) }
+  @inlinable var idLength: Int { Int(UInt8(truncatingIfNeeded: fields &>> 24)) }
+  @inlinable var payloadStart: Int { Int(UInt16(truncatingIfNeeded: fields &>> 32)) }
+  @inlinable var idStart: Int { payloadStart &- idLength }
+  @inlinable var typeStart: Int { idStart &- typeLength }
 
   @_lifetime(copy bytes)
   @inlinable init(
     layout: NDEFPhysicalRecord, typeNameFormat: TypeNameFormat, bytes: RawSpan, offset: Int, chunkCount: Int,
     payloadLength: Int
   ) {
-    self.header = layout.header
-    self.typeNameFormat = typeNameFormat
+    // The layout's lengths are octets and its payload starts at most 517 octets in.
+    let payloadStart = UInt64(truncatingIfNeeded: layout.payloadStart &- layout.start) & 0xFFFF
+    self.fields =
+      UInt64(layout.header.rawValue) | UInt64(typeNameFormat.rawValue) &<< 8
+      | UInt64(UInt8(truncatingIfNeeded: layout.typeLength)) &<< 16
+      | UInt64(UInt8(truncatingIfNeeded: layout.idLength)) &<< 24 | payloadStart &<< 32
     self.bytes = bytes
     self.offset = offset
     self.chunkCount = chunkCount
     self.payloadLength = payloadLength
-    let base = layout.start
-    self.typeStart = layout.typeStart &- base
-    self.typeLength = layout.typeLength
-    self.idStart = layout.idStart &- base
-    self.idLength = layout.idLength
-    self.payloadStart = layout.payloadStart &- base
-    self.firstPayloadLength = layout.payloadLength
+  }
+
+  /// The PAYLOAD_LENGTH of the (initial) chunk: the rest of `bytes` when the record is not
+  /// chunked, else read again from the header (§3.2.4, one or four octets after TYPE_LENGTH).
+  @inlinable var firstPayloadLength: Int {
+    guard chunkCount > 1 else { return bytes.byteCount &- payloadStart }
+    // Invariant: the header was read within `bytes` (at least 3 octets, 6 without SR).
+    if header.shortRecord { return Int(unsafe bytes.unsafeLoad(fromUncheckedByteOffset: 2, as: UInt8.self)) }
+    let value = UInt32(
+      bigEndian: unsafe bytes.unsafeLoadUnaligned(fromUncheckedByteOffset: 2, as: UInt32.self))
+    return Int(truncatingIfNeeded: value)
   }
 
   /// The TYPE field (§3.2.10).
   public var type: RawSpan {
     @_lifetime(copy self)
-    @inlinable get { bytes.extracting(typeStart..<(typeStart &+ typeLength)) }
+    @inlinable get {
+      // Invariant: the layout was read within `bytes` (every field fits).
+      unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (typeStart, typeStart &+ typeLength)))
+    }
   }
   /// The ID field (§3.2.11); empty when IL is clear.
   public var id: RawSpan {
     @_lifetime(copy self)
-    @inlinable get { bytes.extracting(idStart..<(idStart &+ idLength)) }
+    @inlinable get {
+      // Invariant: the layout was read within `bytes` (every field fits).
+      unsafe bytes.extracting(unchecked: Range(uncheckedBounds: (idStart, idStart &+ idLength)))
+    }
   }
   /// The PAYLOAD field of the record, or of the initial chunk of a chunked record.
   public var payload: RawSpan {
     @_lifetime(copy self)
-    @inlinable get { bytes.extracting(payloadStart..<(payloadStart &+ firstPayloadLength)) }
+    @inlinable get {
+      // Invariant: the layout was read within `bytes` (every field fits).
+      unsafe bytes.extracting(
+        unchecked: Range(uncheckedBounds: (payloadStart, payloadStart &+ firstPayloadLength)))
+    }
   }
   /// Absolute offset of the TYPE field.
   @inlinable public var typeOffset: Int { offset &+ typeStart }

@@ -2,7 +2,7 @@
 ///
 /// A `RawRepresentable` struct rather than an enum so that every 3-bit value can be
 /// represented and a `switch` over it never traps.
-public struct TypeNameFormat: RawRepresentable, Sendable, Hashable {
+public struct TypeNameFormat: RawRepresentable, Sendable, Hashable, BitwiseCopyable {
   /// The 3-bit value, 0...7.
   public let rawValue: UInt8
 

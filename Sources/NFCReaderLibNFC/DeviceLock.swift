@@ -6,7 +6,7 @@ import NFCReader
 
 /// An advisory lock (`flock(2)`, exclusive, non-blocking) on the device node of a serial
 /// connection string such as `pn532_uart:/dev/ttyUSB0`, so that two processes do not drive
-/// one reader at once: the second gets ``ReaderError/Code/deviceBusy``. libnfc itself only
+/// one reader at once: the second gets `ReaderError.Code.deviceBusy`. libnfc itself only
 /// guards against a second open within a process.
 ///
 /// Hold it for as long as the device is open; ``release()`` (or the end of the process)
@@ -29,8 +29,8 @@ public final class DeviceLock {
 
   /// Takes the lock on `path`.
   ///
-  /// - Throws: ``ReaderError/Code/deviceBusy`` when another process holds it (or the node is
-  ///   open exclusively); ``ReaderError/Code/noReader`` when the node cannot be opened.
+  /// - Throws: `ReaderError.Code.deviceBusy` when another process holds it (or the node is
+  ///   open exclusively); `ReaderError.Code.noReader` when the node cannot be opened.
   public init(path: String) throws(ReaderError) {
     self.path = path
     // unsafe: the String bridges to a NUL-terminated C string for the duration of the call.

@@ -1,8 +1,8 @@
 import ISO7816
 import NFCReader
 
-/// An ISO7816 ``ISO7816/APDUTransport`` over an ISO-DEP tag held by a ``LibNFCReader``, so
-/// ``ISO7816/APDUExchanger`` and applet-update scripts run against a real card.
+/// An ISO7816 `APDUTransport` over an ISO-DEP tag held by a ``LibNFCReader``, so
+/// `APDUExchanger` and applet-update scripts run against a real card.
 public struct LibNFCAPDUTransport: APDUTransport {
   /// The reader holding the tag.
   public let reader: LibNFCReader
@@ -11,7 +11,7 @@ public struct LibNFCAPDUTransport: APDUTransport {
   /// The timeout of one APDU exchange.
   public var timeout: Duration
 
-  /// Creates a transport; throws ``ReaderError/Code/unsupportedFeature`` for a tag that is
+  /// Creates a transport; throws `ReaderError.Code.unsupportedFeature` for a tag that is
   /// not ISO-DEP.
   public init(reader: LibNFCReader, tag: LibNFCTag, timeout: Duration = .seconds(5)) throws(ReaderError) {
     guard tag.kind == .type4 else {

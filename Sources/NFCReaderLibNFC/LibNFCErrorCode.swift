@@ -55,7 +55,7 @@ public struct LibNFCErrorCode: RawRepresentable, Sendable, Hashable {
   }
 
   /// The transport-agnostic code this libnfc error stands for. `NFC_ERFTRANS` is refined by
-  /// the reader into ``ReaderError/Code/tagLost`` or ``ReaderError/Code/tagError``
+  /// the reader into `ReaderError.Code.tagLost` or `ReaderError.Code.tagError`
   /// depending on whether the tag still answers a select.
   public var readerCode: ReaderError.Code {
     switch self {
@@ -71,7 +71,7 @@ public struct LibNFCErrorCode: RawRepresentable, Sendable, Hashable {
     }
   }
 
-  /// A ``ReaderError`` naming this code, for `operation` (such as `nfc_initiator_transceive_bytes`).
+  /// A `ReaderError` naming this code, for `operation` (such as `nfc_initiator_transceive_bytes`).
   public func error(_ operation: String, _ detail: String = "") -> ReaderError {
     ReaderError(
       readerCode, "\(operation) failed" + (detail.isEmpty ? "" : ": \(detail)"), transportCode: rawValue,

@@ -29,14 +29,16 @@ extension Type2Variant {
 extension LibNFCReader {
   /// Reads the NDEF message of a Type 1, 2, 3 or 4 tag.
   ///
-  /// - Parameter options: how the memory image and the message are validated (lenient
-  ///   also relaxes the NDEF record rules).
+  /// - Parameters:
+  ///   - tag: the tag ``poll()`` found, still in the field.
+  ///   - options: how the memory image and the message are validated (lenient also
+  ///     relaxes the NDEF record rules).
   /// - Returns: nil for an empty NDEF TLV, Ln 0 or NLEN 0 (a blank, formatted tag), for a
   ///   Type 1 or 2 image without an NDEF TLV read leniently, and for a Type 3 tag whose
   ///   WriteFlag is ON read leniently.
-  /// - Throws: ``LibNFCNDEFError/reader(_:)`` (``ReaderError/Code/unsupportedFeature`` for
+  /// - Throws: ``LibNFCNDEFError/reader(_:)`` (`ReaderError.Code.unsupportedFeature` for
   ///   other tag kinds), ``LibNFCNDEFError/tag(_:)`` with the decoding or procedure error
-  ///   (for Type 3 with WriteFlag ON, read strictly: ``NFCTagError/Code/writeInProgress``,
+  ///   (for Type 3 with WriteFlag ON, read strictly: `NFCTagError.Code.writeInProgress`,
   ///   an interrupted write), ``LibNFCNDEFError/apdu(_:)``.
   public func readNDEF(from tag: LibNFCTag, options: TagDecodingOptions = .strict)
     async throws(LibNFCNDEFError) -> NDEFMessage?
@@ -104,10 +106,10 @@ extension LibNFCReader {
   /// with WriteFlag OFF and the real Ln (Write Without Encryption, one block each). Type 4:
   /// SELECTs, reads the CC file and UPDATE BINARYs NLEN 0, the message, then NLEN.
   ///
-  /// - Throws: ``LibNFCNDEFError/tag(_:)`` with ``NFCTagError/Code/readOnly``,
-  ///   ``NFCTagError/Code/messageTooLarge``, ``NFCTagError/Code/ndefFileNotWritable`` or
-  ///   ``NFCTagError/Code/invalidNDEFMessage`` (nothing written for these), and as
-  ///   ``readNDEF(from:options:)``. A ``ReaderError/Code/tagLost`` mid-write leaves the
+  /// - Throws: ``LibNFCNDEFError/tag(_:)`` with `NFCTagError.Code.readOnly`,
+  ///   `NFCTagError.Code.messageTooLarge`, `NFCTagError.Code.ndefFileNotWritable` or
+  ///   `NFCTagError.Code.invalidNDEFMessage` (nothing written for these), and as
+  ///   ``readNDEF(from:options:)``. A `ReaderError.Code.tagLost` mid-write leaves the
   ///   old message, an empty one or the new one on the tag.
   public func writeNDEF(_ message: NDEFMessage, to tag: LibNFCTag, options: TagDecodingOptions = .strict)
     async throws(LibNFCNDEFError)
@@ -142,7 +144,7 @@ extension LibNFCReader {
   ///
   /// - Throws: ``LibNFCNDEFError/reader(_:)`` for a tag that is not Type 2 or a failed
   ///   READ; ``LibNFCNDEFError/tag(_:)`` with the errors of
-  ///   ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)``.
+  ///   `Type2Tag.writePlan(_:into:options:)`.
   public func type2WritePlan(_ message: [UInt8], for tag: LibNFCTag, options: TagDecodingOptions = .strict)
     async throws(LibNFCNDEFError) -> TagWritePlan
   {
@@ -154,14 +156,14 @@ extension LibNFCReader {
   }
 
   /// Reads a Type 1, 2 or 3 tag's image and plans the writes that store `message`
-  /// (encoded NDEF bytes) in it, without writing: ``NFCTags/Type1Tag/writePlan(_:into:options:)``,
-  /// ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)`` or
-  /// ``NFCTags/Type3Tag/writePlan(_:into:options:)``. A Type 3 tag left with WriteFlag ON
+  /// (encoded NDEF bytes) in it, without writing: `Type1Tag.writePlan(_:into:options:)`,
+  /// `Type2Tag.writePlan(_:into:options:)` or
+  /// `Type3Tag.writePlan(_:into:options:)`. A Type 3 tag left with WriteFlag ON
   /// by an interrupted write is planned over as if its message were empty (the plan sets
   /// WriteFlag ON first anyway; T3T 1.0 §7.4.2).
   ///
   /// - Throws: ``LibNFCNDEFError/reader(_:)`` for another tag kind
-  ///   (``ReaderError/Code/unsupportedFeature``) or a failed read;
+  ///   (`ReaderError.Code.unsupportedFeature`) or a failed read;
   ///   ``LibNFCNDEFError/tag(_:)`` with the errors of those plans.
   public func writePlan(_ message: [UInt8], for tag: LibNFCTag, options: TagDecodingOptions = .strict)
     async throws(LibNFCNDEFError) -> TagWritePlan
@@ -193,7 +195,7 @@ extension LibNFCReader {
   /// WRITE-E8 (0x54) for 8-byte Type 1 blocks, Write Without Encryption (0x08, service
   /// 0009) for 16-byte Type 3 blocks.
   ///
-  /// - Throws: ``LibNFCNDEFError/reader(_:)``: ``ReaderError/Code/invalidArgument`` for a
+  /// - Throws: ``LibNFCNDEFError/reader(_:)``: `ReaderError.Code.invalidArgument` for a
   ///   plan whose block size does not fit the tag (nothing written), and the errors of
   ///   ``LibNFCReader/writePage(_:_:to:)``, ``LibNFCReader/writeType1Byte(_:at:to:)``,
   ///   ``LibNFCReader/writeType1Block(_:_:to:)`` or

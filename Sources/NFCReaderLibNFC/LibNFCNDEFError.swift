@@ -5,13 +5,13 @@ import NFCTags
 /// Why an NDEF read or write through a ``LibNFCReader`` failed: the reader's, the tag
 /// layout's or the APDU layer's own typed error, kept whole.
 public enum LibNFCNDEFError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The reader or an exchange with the tag failed: ``ReaderError/Code/tagLost``,
-  /// ``ReaderError/Code/timeout``, ``ReaderError/Code/tagError`` (a refused page write), or
-  /// ``ReaderError/Code/unsupportedFeature`` for a tag kind without an NDEF mapping here.
+  /// The reader or an exchange with the tag failed: `ReaderError.Code.tagLost`,
+  /// `ReaderError.Code.timeout`, `ReaderError.Code.tagError` (a refused page write), or
+  /// `ReaderError.Code.unsupportedFeature` for a tag kind without an NDEF mapping here.
   case reader(ReaderError)
   /// The tag's memory, capability container or NDEF message broke a rule of the NFC Forum
-  /// tag type specification, or the write cannot be done: ``NFCTagError/Code/readOnly``,
-  /// ``NFCTagError/Code/messageTooLarge``, ``NFCTagError/Code/ndefFileNotWritable``, and
+  /// tag type specification, or the write cannot be done: `NFCTagError.Code.readOnly`,
+  /// `NFCTagError.Code.messageTooLarge`, `NFCTagError.Code.ndefFileNotWritable`, and
   /// the Type 4 procedure's status word errors (T2T 1.0 §6, T4T 3.0 §5).
   case tag(NFCTagError)
   /// A response APDU broke an ISO/IEC 7816-4 transport rule (§5.1; GET RESPONSE bounds).

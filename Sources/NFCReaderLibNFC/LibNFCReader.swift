@@ -9,8 +9,8 @@ private let openConnstrings = Mutex<Set<String>>([])
 /// them. Every libnfc call runs on the reader's own dispatch queue, off the cooperative
 /// pool; cancelling the calling task aborts the command in progress (`nfc_abort_command`).
 ///
-/// As a ``ReaderConnection`` it belongs to one session: after ``close()`` every call
-/// throws ``ReaderError/Code/sessionEnded``.
+/// As a `ReaderConnection` it belongs to one session: after ``close()`` every call
+/// throws `ReaderError.Code.sessionEnded`.
 public final class LibNFCReader: ReaderConnection {
   /// The device's connection string, such as `pn532_uart:/dev/pts/3`.
   public let connstring: String
@@ -42,7 +42,7 @@ public final class LibNFCReader: ReaderConnection {
 
   /// Opens a device by connection string, or the first one libnfc finds when nil
   /// (`nfc_open`), and makes it an initiator (`nfc_initiator_init`). Throws
-  /// ``ReaderError/Code/deviceBusy`` when it cannot be opened or is open already.
+  /// `ReaderError.Code.deviceBusy` when it cannot be opened or is open already.
   public static func open(
     connstring: String? = nil, modulations: [TargetModulation] = TargetModulation.allCases,
     exchangeTimeout: Duration = .seconds(1)

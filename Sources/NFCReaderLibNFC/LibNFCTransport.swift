@@ -23,8 +23,8 @@ public struct LibNFCTransport: ReaderTransport {
   public var deviceKey: String { "libnfc:" + (connstring ?? "first") }
 
   /// Lists the devices, then opens the chosen one and makes it an initiator, and closes it.
-  /// ``ReaderError/Code/noReader`` when none is listed or it cannot be opened;
-  /// ``ReaderError/Code/unsupportedFeature`` when it cannot be an initiator.
+  /// `ReaderError.Code.noReader` when none is listed or it cannot be opened;
+  /// `ReaderError.Code.unsupportedFeature` when it cannot be an initiator.
   public func checkAvailability() async throws(ReaderError) {
     let listed = await LibNFCReader.deviceConnstrings()
     guard let target = connstring ?? listed.first else {

@@ -1,7 +1,7 @@
 import ISO7816
 import NFCReader
 
-/// An ISO7816 ``ISO7816/APDUTransport`` over a ``PCSCCard``, so ``ISO7816/APDUExchanger``,
+/// An ISO7816 `APDUTransport` over a ``PCSCCard``, so `APDUExchanger`,
 /// the Type 4 NDEF procedure and applet-update scripts run on any PC/SC reader.
 public struct PCSCAPDUTransport: APDUTransport {
   /// The connected card.

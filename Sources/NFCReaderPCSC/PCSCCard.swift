@@ -61,7 +61,7 @@ import NFCReader
 
   /// The card's answer to reset, from `SCardStatus`.
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_W_REMOVED_CARD`, ...).
+  /// - Throws: `ReaderError` with the PC/SC code (`SCARD_W_REMOVED_CARD`, ...).
   public func atr() async throws(ReaderError) -> [UInt8] {
     try await perform { card, reader in
       var atr = [UInt8](repeating: 0, count: Int(MAX_ATR_SIZE))
@@ -83,8 +83,8 @@ import NFCReader
   /// Sends one command APDU and returns the response APDU (`SCardTransmit`), up to
   /// 65538 bytes (extended length).
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code: `SCARD_W_REMOVED_CARD` or
-  ///   `SCARD_E_NO_SMARTCARD` (``NFCReader/ReaderError/Code/tagLost``) when the card left,
+  /// - Throws: `ReaderError` with the PC/SC code: `SCARD_W_REMOVED_CARD` or
+  ///   `SCARD_E_NO_SMARTCARD` (`ReaderError.Code.tagLost`) when the card left,
   ///   `SCARD_E_NOT_TRANSACTED`, ...
   public func transmit(_ command: [UInt8]) async throws(ReaderError) -> [UInt8] {
     let proto = activeProtocol
@@ -141,7 +141,7 @@ import NFCReader
   /// Sends a control code to the reader (`SCardControl`), such as a vendor command that
   /// starts or stops the NFC field; returns the reader's answer (at most 65536 bytes).
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_E_UNSUPPORTED_FEATURE`
+  /// - Throws: `ReaderError` with the PC/SC code (`SCARD_E_UNSUPPORTED_FEATURE`
   ///   for a code the driver does not know, ...).
   public func control(_ code: UInt, _ input: [UInt8] = []) async throws(ReaderError) -> [UInt8] {
     try await perform { card, reader in
@@ -163,9 +163,9 @@ import NFCReader
   }
 
   /// Ends the connection (`SCardDisconnect`) with `disposition`; later calls throw
-  /// ``NFCReader/ReaderError/Code/sessionEnded``.
+  /// `ReaderError.Code.sessionEnded`.
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (a removed card is not an error:
+  /// - Throws: `ReaderError` with the PC/SC code (a removed card is not an error:
   ///   the connection ends either way).
   public func disconnect(_ disposition: PCSCDisposition = .leave) async throws(ReaderError) {
     try await perform(closing: true) { card, reader -> Result<Void, ReaderError> in

@@ -11,7 +11,7 @@ let pcscSuccess: LONG = 0
 /// The client library finds pcscd at `/run/pcscd/pcscd.comm`, or at the socket named by the
 /// `PCSCLITE_CSOCK_NAME` environment variable. Blocking calls run on the context's own
 /// serial queue, off Swift's cooperative pool; cancelling the task that waits in
-/// ``waitForChange(_:timeout:)`` calls `SCardCancel`.
+/// ``waitForChange(_:known:timeout:)`` calls `SCardCancel`.
 ///
 /// Sendable by hand. Invariant: `handle` is written once in `init` and released in
 /// `deinit`; pcsc-lite allows `SCardCancel` from any thread, every other call runs on `queue`.
@@ -21,7 +21,7 @@ let pcscSuccess: LONG = 0
 
   /// Establishes a context (`SCARD_SCOPE_SYSTEM`).
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with ``NFCReader/ReaderError/Code/noReader`` and
+  /// - Throws: `ReaderError` with `ReaderError.Code.noReader` and
   ///   `SCARD_E_NO_SERVICE` when pcscd is not running.
   public init() throws(ReaderError) {
     var context: SCARDCONTEXT = 0
@@ -58,7 +58,7 @@ let pcscSuccess: LONG = 0
 
   /// The names of the readers pcscd knows (`SCardListReaders`); empty when there are none.
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_E_NO_SERVICE`, ...).
+  /// - Throws: `ReaderError` with the PC/SC code (`SCARD_E_NO_SERVICE`, ...).
   public func readers() async throws(ReaderError) -> [String] {
     try await perform { context in Self.listReaders(context) }
   }
@@ -88,7 +88,7 @@ let pcscSuccess: LONG = 0
   /// `timeout` passes. Pass nil for `known` to get the current state at once.
   ///
   /// - Returns: the new state, or nil after `timeout` (`SCARD_E_TIMEOUT`).
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code (`SCARD_E_UNKNOWN_READER`,
+  /// - Throws: `ReaderError` with the PC/SC code (`SCARD_E_UNKNOWN_READER`,
   ///   `SCARD_E_CANCELLED` when the task was cancelled, ...).
   public func waitForChange(_ reader: String, known: PCSCReaderState?, timeout: Duration)
     async throws(ReaderError) -> PCSCReaderState?
@@ -166,9 +166,9 @@ let pcscSuccess: LONG = 0
   /// Connects to the card in `reader` (`SCardConnect`); with ``PCSCShareMode/direct`` to
   /// the reader itself, card or not.
   ///
-  /// - Throws: ``NFCReader/ReaderError`` with the PC/SC code: `SCARD_E_NO_SMARTCARD`
-  ///   (``NFCReader/ReaderError/Code/tagLost``), `SCARD_E_SHARING_VIOLATION`
-  ///   (``NFCReader/ReaderError/Code/deviceBusy``), `SCARD_E_UNKNOWN_READER`, ...
+  /// - Throws: `ReaderError` with the PC/SC code: `SCARD_E_NO_SMARTCARD`
+  ///   (`ReaderError.Code.tagLost`), `SCARD_E_SHARING_VIOLATION`
+  ///   (`ReaderError.Code.deviceBusy`), `SCARD_E_UNKNOWN_READER`, ...
   public func connect(
     to reader: String, share: PCSCShareMode = .shared, protocols: PCSCProtocols = .any
   ) async throws(ReaderError) -> PCSCCard {

@@ -71,8 +71,12 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
   public static let noService = PCSCErrorCode(rawValue: 0x8010_001D)
   /// `SCARD_E_SERVICE_STOPPED` (0x8010001e).
   public static let serviceStopped = PCSCErrorCode(rawValue: 0x8010_001E)
-  /// `SCARD_E_UNEXPECTED` (0x8010001f).
+  /// `SCARD_E_UNEXPECTED` (0x8010001f); pcsc-lite's `pcsclite.h` gives
+  /// `SCARD_E_UNSUPPORTED_FEATURE` the same value (Windows: 0x80100022), and that is what
+  /// pcscd answers for a control code or attribute the driver does not support.
   public static let unexpected = PCSCErrorCode(rawValue: 0x8010_001F)
+  /// `SCARD_E_UNSUPPORTED_FEATURE` as pcsc-lite defines it: ``unexpected``'s value.
+  public static let unsupportedFeature = unexpected
   /// `SCARD_E_ICC_INSTALLATION` (0x80100020).
   public static let iccInstallation = PCSCErrorCode(rawValue: 0x8010_0020)
   /// `SCARD_E_ICC_CREATEORDER` (0x80100021).
@@ -164,7 +168,7 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
     case .cardUnsupported: "SCARD_E_CARD_UNSUPPORTED"
     case .noService: "SCARD_E_NO_SERVICE"
     case .serviceStopped: "SCARD_E_SERVICE_STOPPED"
-    case .unexpected: "SCARD_E_UNEXPECTED"
+    case .unexpected: "SCARD_E_UNSUPPORTED_FEATURE"
     case .iccInstallation: "SCARD_E_ICC_INSTALLATION"
     case .iccCreateOrder: "SCARD_E_ICC_CREATEORDER"
     case .dirNotFound: "SCARD_E_DIR_NOT_FOUND"
@@ -201,8 +205,8 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
   public var description: String { name }
 
   /// The transport-agnostic code this PC/SC error stands for: a removed, reset, unpowered or
-  /// unresponsive card is ``ReaderError/Code/tagLost``; a missing service or reader is
-  /// ``ReaderError/Code/noReader``; the rest not listed is ``ReaderError/Code/deviceFailure``.
+  /// unresponsive card is `ReaderError.Code.tagLost`; a missing service or reader is
+  /// `ReaderError.Code.noReader`; the rest not listed is `ReaderError.Code.deviceFailure`.
   public var readerCode: ReaderError.Code {
     switch self {
     case .cancelled, .systemCancelled: .cancelled
@@ -220,8 +224,8 @@ public struct PCSCErrorCode: RawRepresentable, Sendable, Hashable, CustomStringC
     }
   }
 
-  /// A ``NFCReader/ReaderError`` naming this code for `operation` (such as `SCardTransmit`);
-  /// ``NFCReader/ReaderError/transportCode`` holds the 32-bit pattern.
+  /// A `ReaderError` naming this code for `operation` (such as `SCardTransmit`);
+  /// `ReaderError.transportCode` holds the 32-bit pattern.
   public func error(_ operation: String, _ detail: String = "") -> ReaderError {
     ReaderError(
       readerCode, "\(operation) failed" + (detail.isEmpty ? "" : ": \(detail)"),

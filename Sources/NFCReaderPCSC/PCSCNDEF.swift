@@ -6,7 +6,7 @@ import NFCTags
 /// Why an NDEF read or write on a PC/SC card failed: the reader's, the tag layout's or the
 /// APDU layer's own typed error, kept whole.
 public enum PCSCNDEFError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The exchange with the card failed (``NFCReader/ReaderError`` with the PC/SC code, such
+  /// The exchange with the card failed (`ReaderError` with the PC/SC code, such
   /// as `SCARD_W_REMOVED_CARD`).
   case reader(ReaderError)
   /// The capability container, the NDEF file or the message broke a rule of the Type 4 Tag
@@ -59,8 +59,8 @@ extension PCSCCard {
   /// Writes encoded NDEF message bytes with the NDEF update procedure (NLEN 0, the
   /// message, NLEN; T4T 3.0 §5.5).
   ///
-  /// - Throws: ``PCSCNDEFError`` (``NFCTags/NFCTagError/Code/messageTooLarge``,
-  ///   ``NFCTags/NFCTagError/Code/ndefFileNotWritable``, ...).
+  /// - Throws: ``PCSCNDEFError`` (`NFCTagError.Code.messageTooLarge`,
+  ///   `NFCTagError.Code.ndefFileNotWritable`, ...).
   public func writeNDEF(bytes: [UInt8]) async throws(PCSCNDEFError) {
     _ = try await runType4(.write(bytes))
   }

@@ -69,6 +69,7 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case ndefFileNotWritable
       case ndefLengthExceedsFile
       case procedureFinished
+      case controlAreaOutsideImage
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -87,8 +88,15 @@ public struct NFCTagError: Error, Sendable, Hashable {
     public static let truncatedTLV = Code(.truncatedTLV)
     /// A TLV's length claims more bytes than remain in the data area.
     public static let tlvLengthExceedsDataArea = Code(.tlvLengthExceedsDataArea)
-    /// A Lock Control or Memory Control TLV does not have a 3-byte value, or points outside memory.
+    /// A Lock Control or Memory Control TLV does not have a 3-byte value (T2T 1.0 §2.3.1,
+    /// §2.3.2).
     public static let invalidControlTLV = Code(.invalidControlTLV)
+    /// The lock or reserved bytes a well-formed Lock or Memory Control TLV points at lie
+    /// past the end of the image (a dump of the header and data area only). Past the data
+    /// area this is a note, not an error; a write plan that needs those lock bits refuses
+    /// with this code; an area that starts inside the data area and runs past the image is
+    /// an error (lenient: a warning).
+    public static let controlAreaOutsideImage = Code(.controlAreaOutsideImage)
     /// A Lock Control or Memory Control TLV follows the NDEF TLV (T2T §2.3: they come first).
     public static let controlTLVAfterNDEF = Code(.controlTLVAfterNDEF)
     /// More reserved and lock areas than ``TagDecodingOptions/maximumMemoryAreas``.
@@ -182,6 +190,7 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .ndefFileNotWritable: return "ndefFileNotWritable"
       case .ndefLengthExceedsFile: return "ndefLengthExceedsFile"
       case .procedureFinished: return "procedureFinished"
+      case .controlAreaOutsideImage: return "controlAreaOutsideImage"
       }
     }
 
@@ -195,7 +204,7 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .dataAreaExceedsImage: return "the declared data area runs past the end of the image"
       case .truncatedTLV: return "the data area ends inside a TLV header"
       case .tlvLengthExceedsDataArea: return "a TLV length runs past the end of the data area"
-      case .invalidControlTLV: return "a Lock or Memory Control TLV is malformed"
+      case .invalidControlTLV: return "a Lock or Memory Control TLV value is not 3 bytes long"
       case .controlTLVAfterNDEF: return "a Lock or Memory Control TLV follows the NDEF TLV"
       case .tooManyMemoryAreas: return "too many reserved and lock areas"
       case .tooManyTLVs: return "too many TLVs"
@@ -215,13 +224,16 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .unexpectedStatusWord: return "the tag answered an unexpected status word"
       case .responseTooShort: return "the response data is shorter than needed"
       case .unexpectedResponse: return "the response does not fit the command"
-      case .invalidCCFile: return "the CC file is malformed"
+      case .invalidCCFile: return "the CC file's CCLEN, MLe or MLc is out of range"
       case .missingNDEFFileControl: return "the CC file has no NDEF File Control TLV"
-      case .invalidNDEFFileControl: return "the NDEF File Control TLV is malformed"
+      case .invalidNDEFFileControl:
+        return "the NDEF File Control TLV has a bad length, file identifier or file size"
       case .ndefFileNotReadable: return "the NDEF file may not be read"
       case .ndefFileNotWritable: return "the NDEF file may not be written"
       case .ndefLengthExceedsFile: return "NLEN is larger than the NDEF file"
       case .procedureFinished: return "the procedure has finished"
+      case .controlAreaOutsideImage:
+        return "the lock or reserved bytes this control TLV points at lie past the end of the image"
       }
     }
 

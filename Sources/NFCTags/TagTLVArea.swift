@@ -168,6 +168,37 @@ public struct TagTLVAreaView: ~Escapable {
     get { TagTLVIterator(image: image, map: area.baseMap, count: area.tlvCount) }
   }
 
+  /// What the scan found that breaks no rule, in both modes: each Lock or Memory Control
+  /// TLV whose area lies past the data area and past the end of the image (a dump of the
+  /// header and data area only): ``NFCTagError/Code/controlAreaOutsideImage``, offset: the
+  /// T byte. The area is still in the map; its bytes are simply not in the image.
+  /// Allocates only when there is a note.
+  public var notes: [NFCTagWarning] {
+    var result: [NFCTagWarning] = []
+    var iterator = tlvs
+    while let tlv = iterator.next() {
+      guard tlv.type == .lockControl || tlv.type == .memoryControl, tlv.length == 3 else { continue }
+      let positions = area.map.positions(from: tlv.valueOffset, count: 3)
+      guard positions.count == 3 else { continue }
+      let a = image.byte(at: positions[0]) ?? 0
+      let b = image.byte(at: positions[1]) ?? 0
+      let c = image.byte(at: positions[2]) ?? 0
+      let start: Int
+      let end: Int
+      if tlv.type == .lockControl {
+        let lock = TagLockControl(position: a, size: b, pageControl: c)
+        (start, end) = (lock.byteAddress, lock.byteAddress &+ lock.byteCount)
+      } else {
+        let memory = TagMemoryControl(position: a, size: b, pageControl: c)
+        (start, end) = (memory.byteAddress, memory.byteAddress &+ memory.byteCount)
+      }
+      if end > image.byteCount && start >= area.map.dataAreaEnd {
+        result.append(NFCTagWarning(.controlAreaOutsideImage, offset: tlv.offset))
+      }
+    }
+    return result
+  }
+
   /// Every TLV as an array (allocates).
   public func tlvList() -> [TagTLV] {
     var list: [TagTLV] = []

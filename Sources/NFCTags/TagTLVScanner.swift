@@ -39,7 +39,10 @@ public struct TagTLVScanner: ~Escapable {
   ///
   /// - Throws: ``NFCTagError/Code/truncatedTLV`` (offset: the T byte),
   ///   ``NFCTagError/Code/tlvLengthExceedsDataArea`` (offset: the length field),
-  ///   ``NFCTagError/Code/invalidControlTLV`` (offset: the T byte),
+  ///   ``NFCTagError/Code/invalidControlTLV`` (offset: the T byte; a value that is not
+  ///   3 bytes), ``NFCTagError/Code/controlAreaOutsideImage`` (offset: the T byte; an area
+  ///   that starts inside the data area and runs past the image; one that starts past the
+  ///   data area is kept in the map and reported by ``TagTLVAreaView/notes``),
   ///   ``NFCTagError/Code/tooManyMemoryAreas`` (offset: the T byte).
   public mutating func next() throws(NFCTagError) -> TagTLV? {
     lastWarning = nil
@@ -109,11 +112,16 @@ public struct TagTLVScanner: ~Escapable {
       let memory = TagMemoryControl(position: a, size: b, pageControl: c)
       area = TagMemoryArea(kind: .reserved, offset: memory.byteAddress, length: memory.byteCount)
     }
-    // An area may lie past the data area (T2T dynamic lock bytes) but not past the image.
-    guard area.end <= image.byteCount else {
-      guard isLenient else { throw NFCTagError(.invalidControlTLV, offset: p) }
-      lastWarning = NFCTagWarning(.invalidControlTLV, offset: p)
-      return
+    // An area may lie past the data area (T2T dynamic lock bytes), even past the image (a
+    // dump of the header and data area only): it cannot overlap the data, so it is kept
+    // and noted. One that starts in the data area and runs past the image is broken.
+    if area.end > image.byteCount {
+      guard area.offset >= map.dataAreaEnd else {
+        guard isLenient else { throw NFCTagError(.controlAreaOutsideImage, offset: p) }
+        lastWarning = NFCTagWarning(.controlAreaOutsideImage, offset: p)
+        return
+      }
+      // Kept: ``TagTLVAreaView/notes`` reports it.
     }
     guard map.add(area, limit: areaLimit) else {
       throw NFCTagError(.tooManyMemoryAreas, offset: p)

@@ -53,7 +53,8 @@ public enum Type2Tag {
   /// - Throws: the decoding errors of ``Type2TagView`` (lenient when `options` says so),
   ///   ``NFCTagError/Code/readOnly`` (offset 15, the CC access byte; or the first byte of
   ///   the first page to write that lock bits lock), ``NFCTagError/Code/messageTooLarge``
-  ///   (offset: the NDEF TLV).
+  ///   (offset: the NDEF TLV), ``NFCTagError/Code/controlAreaOutsideImage`` (offset: the
+  ///   Lock Control TLV) when a page to write is governed by lock bits the image does not hold.
   public static func writePlan(
     _ message: [UInt8], into image: [UInt8], options: TagDecodingOptions = .strict
   ) throws(NFCTagError) -> TagWritePlan {
@@ -62,8 +63,11 @@ public enum Type2Tag {
       throw NFCTagError(.readOnly, offset: Type2TagView.capabilityContainerOffset &+ 3)
     }
     let plan = try tag.tlvArea.area.writePlan(image: image, message: message, blockSize: pageSize)
-    for write in plan.writes where tag.isPageLocked(write.block) {
-      throw NFCTagError(.readOnly, offset: write.offset)
+    for write in plan.writes {
+      if let note = tag.missingLockBits(forPage: write.block) {
+        throw NFCTagError(.controlAreaOutsideImage, offset: note.offset)
+      }
+      if tag.isPageLocked(write.block) { throw NFCTagError(.readOnly, offset: write.offset) }
     }
     return plan
   }

@@ -162,6 +162,18 @@ public struct Type2TagView: ~Escapable {
     }
   }
 
+  /// The note of the Lock Control TLV whose lock bits for `page` are not in the image (the
+  /// image holds the header and data area only), else `nil`: whether `page` is locked is
+  /// then unknown (T2T 1.0 §2.3.2, §6.3.2).
+  public func missingLockBits(forPage page: Int) -> NFCTagWarning? {
+    guard page >= 16, let note = tlvArea.notes.first, let area = dynamicLockArea,
+      area.bytesLockedPerBit >= Type2Tag.pageSize
+    else { return nil }
+    let bit = (page &- 16) &* Type2Tag.pageSize / area.bytesLockedPerBit
+    guard bit < area.bitCount, area.offset &+ bit / 8 >= image.byteCount else { return nil }
+    return note
+  }
+
   /// Whether the tag is read-only: the CC denies writing, or every static lock bit and
   /// every dynamic lock bit (when the tag has them) is set (T2T §4.3 READ-ONLY state).
   public var isReadOnly: Bool {

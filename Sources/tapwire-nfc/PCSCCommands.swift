@@ -17,6 +17,9 @@ enum PCSCCommands {
            tapwire-nfc pcsc atr [--reader NAME] [--timeout SECONDS] [--json]
            tapwire-nfc pcsc apdu [--reader NAME] [--timeout SECONDS] [--json] HEX...
            tapwire-nfc pcsc script [--reader NAME] [--timeout SECONDS] [--json] FILE
+           tapwire-nfc pcsc features [--reader NAME] [--json]
+           tapwire-nfc pcsc control [--reader NAME] [--json] CODE [HEX]
+           tapwire-nfc pcsc uid [--reader NAME] [--timeout SECONDS] [--json]
     """
 
   static func run(_ arguments: [String]) async {
@@ -27,6 +30,9 @@ enum PCSCCommands {
     case "atr": await atr(rest)
     case "apdu": await apdu(rest)
     case "script": await script(rest)
+    case "features": await PCSCControlCommands.features(rest)
+    case "control": await PCSCControlCommands.control(rest)
+    case "uid": await PCSCControlCommands.uid(rest)
     default: TapwireNFC.fail("unknown pcsc command '\(subcommand)'\n\(usage)")
     }
   }
@@ -233,18 +239,5 @@ enum PCSCCommands {
     let outcome = await APDUCommand.execute(script, over: &transport)
     try? await card.disconnect()
     APDUCommand.finish(outcome, total: script.steps.count, json: json)
-  }
-
-  /// `dump --pcsc READER`: "ndef <message hex>" of the Type 4 tag in READER.
-  static func dump(_ arguments: [String]) async {
-    let card = await connect(arguments)
-    do throws(PCSCNDEFError) {
-      let message = try await card.readNDEF()
-      try? await card.disconnect()
-      print("ndef " + Hex.string((try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00]))
-    } catch {
-      try? await card.disconnect()
-      TapwireNFC.fail("read failed: \(error)", status: 1)
-    }
   }
 }

@@ -20,6 +20,7 @@ struct TapwireNFC {
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
+           tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
@@ -31,6 +32,8 @@ struct TapwireNFC {
       write     wait for a Type 1, 2, 3 or 4 tag, write the NDEF message, read it back
       apdu      wait for an ISO-DEP tag, run the script (progress on standard error) or
                 send each command APDU and print its response
+      admin     run a GlobalPlatform Amendment B remote management session (or a local
+                script) as a required update, one progress line per round trip and command
     """
 
   static func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -44,11 +47,12 @@ struct TapwireNFC {
     arguments.removeFirst()
     switch command {
     case "simulate": simulate(arguments)
-    case "dump" where arguments.contains("--pcsc"): await PCSCCommands.dump(arguments)
+    case "dump" where arguments.contains("--pcsc"): await PCSCControlCommands.dump(arguments)
     case "dump": await dump(arguments)
     case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)
     case "apdu": await APDUCommand.run(arguments)
+    case "admin": await AdminCommand.run(arguments)
     case "discover": await DiscoverCommand.discover(arguments)
     case "connect": await DiscoverCommand.connect(arguments)
     case "-h", "--help", "help": print(usage)

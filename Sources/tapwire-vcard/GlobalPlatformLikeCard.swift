@@ -10,6 +10,8 @@ import ISO7816
 /// the number of blocks in its chain, the total data length (2 bytes, big-endian) and the
 /// XOR of all its data bytes.
 struct GlobalPlatformLikeCard {
+  /// With card content management (`insert gp-cm`): see ``CardContent``.
+  var content: CardContent?
   private var pending: [UInt8] = []
   private var chain: [UInt8] = []
   private var chainBlocks = 0
@@ -51,6 +53,11 @@ struct GlobalPlatformLikeCard {
     let blocks = chainBlocks + 1
     chain = []
     chainBlocks = 0
+    if var managed = content, let answer = managed.respond(to: command, data: data) {
+      content = managed
+      pending = answer.data
+      return answer.data.isEmpty ? answer.status : status(remaining: pending.count)
+    }
     switch ins {
     case Self.select:
       pending =

@@ -14,6 +14,8 @@ import NFCWire
 ///     insert ndef HEX          a Type 4 tag holding the NDEF message HEX    -> inserted
 ///     insert gp [N]            a GlobalPlatform-like card; with N, the card  -> inserted
 ///                              leaves (the socket closes) on the (N+1)th APDU
+///     insert gp-cm [N]         the same with card content management        -> inserted
+///                              (CardContent: INSTALL, STORE DATA, GET STATUS)
 ///     remove                   the card leaves                               -> removed
 ///
 /// vpcd protocol: each frame is a big-endian u16 length and a payload; a 1-byte payload is
@@ -105,8 +107,10 @@ struct VirtualCardServer {
       if words[1] == "ndef", words.count == 3, let message = Hex.bytes(words[2]) {
         card = .ndef(Type4TagSimulator(message: message))
         atr = VirtualCardMain.type4ATR
-      } else if words[1] == "gp" {
-        card = .globalPlatform(GlobalPlatformLikeCard())
+      } else if words[1] == "gp" || words[1] == "gp-cm" {
+        var gp = GlobalPlatformLikeCard()
+        if words[1] == "gp-cm" { gp.content = CardContent() }
+        card = .globalPlatform(gp)
         atr = VirtualCardMain.globalPlatformATR
         leaveAfter = words.count == 3 ? Int(words[2]) : nil
       } else {

@@ -80,6 +80,10 @@ enum DecodeCommand {
     switch format.tree(prepared.bytes, options.lenient) {
     case .success(let tree):
       print(tree.lines(colour: Terminal.colours(STDOUT_FILENO)).joined(separator: "\n"))
+      if let failure = tree.failure {
+        reportFailure(failure, format: format, bytes: prepared.bytes)
+        return 1
+      }
       return 0
     case .failure(let failure):
       reportFailure(failure, format: format, bytes: prepared.bytes)
@@ -112,13 +116,19 @@ enum DecodeCommand {
     var bytes = input
     var format = chosen
     var note: String?
-    if let kind = DumpFile.kind(of: bytes, path: path) {
+    let named = path.flatMap(Format.byExtension)
+    // The dump kind by content (or `.mfd` by name), else by the extension (`.nfc`).
+    let sniffed = DumpFile.kind(of: bytes, path: path)
+    if let kind = sniffed ?? (named?.dump ?? nil) {
       switch DumpFile.image(bytes, kind: kind) {
       case .success(let image):
         bytes = image
         if format == nil {
           format = .t2t
           note = "input read as a \(kind.rawValue) (\(image.count) bytes of pages), decoded as t2t"
+          if sniffed == nil, let named {
+            note! += " (from the file extension .\(named.fileExtension))"
+          }
         }
       case .failure(let failure):
         return .failure(Unprepared(label: kind.rawValue, format: chosen?.name ?? "t2t", failure: failure))
@@ -131,10 +141,16 @@ enum DecodeCommand {
           label: name, format: name,
           failure: DecodeFailure(code: "emptyInput", offset: 0, message: "the input is empty")))
     }
+    if format == nil, let named, let byName = named.format {
+      format = byName
+      note =
+        "input decoded as \(byName.name) (from the file extension .\(named.fileExtension); use --as to choose)"
+    }
     if format == nil {
       let guess = Format.guess(bytes)
       format = guess
-      note = "input decoded as \(guess.name) (guessed; use --as to choose)"
+      let source = path == nil ? "no file name" : "no known file extension"
+      note = "input decoded as \(guess.name) (guessed from the content: \(source); use --as to choose)"
     }
     return .success(Prepared(bytes: bytes, format: format ?? .ndef, note: note))
   }
@@ -191,8 +207,14 @@ enum DecodeCommand {
         if !ok { failed = true }
         output.append(json.serialized + "\n")
       } else {
-        switch format.human(bytes, options.lenient) {
-        case .success(let lines): output.append(lines.joined(separator: "\n") + "\n")
+        switch format.tree(bytes, options.lenient) {
+        case .success(let tree):
+          if let failure = tree.failure {
+            failed = true
+            output.append(tree.lines(colour: false).joined(separator: "\n") + "\nerror: \(failure.text)\n")
+          } else {
+            output.append(tree.lines(colour: false).joined(separator: "\n") + "\n")
+          }
         case .failure(let failure):
           failed = true
           output.append("error: \(failure.text)\n")

@@ -59,6 +59,12 @@ enum Directory {
       switch prepared.format.tree(prepared.bytes, options.lenient) {
       case .success(let tree):
         let lines = tree.lines(colour: Terminal.colours(STDOUT_FILENO))
+        if let failure = tree.failure {
+          return (
+            text + lines.joined(separator: "\n") + "\nerror: \(prepared.format.name): \(failure.text)\n",
+            false
+          )
+        }
         return (text + lines.joined(separator: "\n") + "\n", true)
       case .failure(let failure): return (text + "error: \(prepared.format.name): \(failure.text)\n", false)
       }

@@ -64,7 +64,7 @@ struct Format: Sendable {
       name: name, summary: summary,
       json: { bytes, lenient in
         switch decode(bytes, lenient) {
-        case .success(let json): return (json, true)
+        case .success(let json): return (json, isOK(json))
         case .failure(let failure):
           return (
             NDEFOutput.errorJSON(
@@ -77,13 +77,23 @@ struct Format: Sendable {
         decode(bytes, lenient).map { json in
           HumanTree(
             summary: "\(summary) (\(name)), \(Describe.bytes(bytes.count))", nodes: nodes(bytes, lenient),
-            warnings: Describe.warnings(json))
+            warnings: Describe.warnings(json), notes: Describe.warnings(json, key: "notes"),
+            failure: isOK(json) ? nil : DecodeFailure(errorJSON: json))
         }
       },
       likelihood: { bytes in
         if case .success = decode(bytes, false) { return likelihood }
         return 0
       })
+  }
+
+  /// Whether a decoded object counts as valid (`"ok": true`): a tag image holding a record
+  /// whose payload breaks its record type is decoded but, in strict mode, not valid.
+  static func isOK(_ json: JSON) -> Bool {
+    guard case .object(let pairs) = json, case .bool(let ok)? = pairs.first(where: { $0.0 == "ok" })?.1 else {
+      return false
+    }
+    return ok
   }
 
   /// The same format, judged most likely (over BER-TLV and the rest) when `condition` holds.
@@ -131,6 +141,37 @@ struct Format: Sendable {
 
   static func named(_ name: String) -> Format? { all.first { $0.name == name } }
 
+  /// What a file's extension decides: a format, or a tag dump kind (decoded as t2t).
+  struct Named {
+    var fileExtension: String
+    var format: Format?
+    var dump: DumpFile.Kind?
+  }
+
+  /// File extensions that decide the format (case-insensitive): every format's own name,
+  /// `.apdu` (a command APDU), `.tlv`, `.snoop`, and the tag dump files `.nfc` (Flipper
+  /// Zero) and `.mfd` (libnfc). Other extensions (`.bin`, `.hex`, `.json`, ...) leave the
+  /// choice to the content.
+  static let extensions: [String: (Format?, DumpFile.Kind?)] = {
+    var table: [String: (Format?, DumpFile.Kind?)] = [:]
+    for format in all { table[format.name] = (format, nil) }
+    table["apdu"] = (capdu, nil)
+    table["tlv"] = (bertlv, nil)
+    table["snoop"] = (btsnoop, nil)
+    table["nfc"] = (nil, .flipper)
+    table["mfd"] = (nil, .mfd)
+    return table
+  }()
+
+  /// The format (or dump kind) a path's extension decides, `nil` for none or an unknown one.
+  static func byExtension(_ path: String) -> Named? {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    let fileExtension = name[name.index(after: dot)...].lowercased()
+    guard let (format, dump) = extensions[fileExtension] else { return nil }
+    return Named(fileExtension: fileExtension, format: format, dump: dump)
+  }
+
   /// The most likely format for `bytes`.
   static func guess(_ bytes: [UInt8]) -> Format {
     all.max { $0.likelihood(bytes) < $1.likelihood(bytes) } ?? ndef
@@ -143,7 +184,8 @@ struct Format: Sendable {
     tree: { bytes, lenient in
       let options: NDEFDecodingOptions = lenient ? .lenient : .strict
       let (json, ok) = NDEFOutput.json(bytes, options: options)
-      guard ok, let message = try? NDEFMessageView(validating: bytes.span, options: options) else {
+      // A record-type error (`ok` false) still shows every record; framing errors show none.
+      guard let message = try? NDEFMessageView(validating: bytes.span, options: options) else {
         return .failure(DecodeFailure(errorJSON: json))
       }
       let plural = message.recordCount == 1 ? "record" : "records"
@@ -151,8 +193,9 @@ struct Format: Sendable {
         HumanTree(
           summary:
             "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(message.recordCount) \(plural)",
-          nodes: NDEFTree(source: bytes, options: options).records(message), warnings: Describe.warnings(json)
-        ))
+          nodes: NDEFTree(source: bytes, options: options).records(message),
+          warnings: Describe.warnings(json),
+          failure: ok ? nil : DecodeFailure(errorJSON: json)))
     },
     likelihood: { bytes in
       (try? NDEFMessageView(validating: bytes.span)) != nil ? 100 : 1

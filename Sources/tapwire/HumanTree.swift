@@ -13,6 +13,8 @@ struct TreeNode {
   /// Its value and meaning (`0x04 = "https://"`), or empty.
   var value: String
   var children: [TreeNode]
+  /// Lines printed as they are under the node's line (a hex dump with a caret), indented.
+  var extraLines: [String] = []
 
   /// Bytes shown in the bytes column before the rest is cut with `…`.
   static let shownBytes = 8
@@ -48,6 +50,11 @@ struct HumanTree {
   var summary: String
   var nodes: [TreeNode]
   var warnings: [String] = []
+  /// Facts that break no rule (a lock area past the end of the image), in both modes.
+  var notes: [String] = []
+  /// Set when the input decoded but does not count as valid (strict mode: a record whose
+  /// payload breaks its record type): the tree is shown, and the command still fails.
+  var failure: DecodeFailure? = nil
 
   /// Width of the bytes column: eight bytes as `xx ` groups.
   static let bytesColumn = TreeNode.shownBytes * 3 - 1
@@ -74,9 +81,14 @@ struct HumanTree {
       let indent = String(repeating: "  ", count: depth)
       let name = colour ? Terminal.cyan + node.name + Terminal.reset : node.name
       result.append(columns + indent + name + (node.value.isEmpty ? "" : ": " + node.value))
+      for line in node.extraLines {
+        let text = String(repeating: " ", count: offsetWidth + 2) + indent + "  " + line
+        result.append(colour ? Terminal.red + text + Terminal.reset : text)
+      }
       for child in node.children { render(child, depth: depth + 1) }
     }
     for node in nodes { render(node, depth: 0) }
+    for note in notes { result.append("note: " + note) }
     for warning in warnings {
       result.append(colour ? Terminal.yellow + "warning: " + warning + Terminal.reset : "warning: " + warning)
     }
@@ -137,8 +149,8 @@ enum Describe {
   }
 
   /// `code at offset N: message` for each warning object of a JSON result.
-  static func warnings(_ json: JSON) -> [String] {
-    guard case .object(let pairs) = json, let list = pairs.first(where: { $0.0 == "warnings" })?.1,
+  static func warnings(_ json: JSON, key: String = "warnings") -> [String] {
+    guard case .object(let pairs) = json, let list = pairs.first(where: { $0.0 == key })?.1,
       case .array(let items) = list
     else { return [] }
     return items.compactMap { item in

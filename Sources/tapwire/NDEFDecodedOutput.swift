@@ -18,6 +18,67 @@ enum NDEFDecodedOutput {
     return .array(result)
   }
 
+  /// `{"kind": "malformed", "recordType": ..., "error": {code, offset, message}}`: a record of
+  /// a known type whose payload breaks its record type (its framing fields stay beside it).
+  static func malformed(_ record: MalformedRecord) -> JSON {
+    .object([
+      ("kind", .string("malformed")), ("recordType", .string(record.recordType.rawValue)),
+      (
+        "error",
+        .object([
+          ("code", .string(record.error.code.name)), ("offset", .int(record.error.offset)),
+          ("message", .string(record.error.code.message)),
+        ])
+      ),
+    ])
+  }
+
+  /// The `error` objects of every `malformed` record in `json` (nested records included), in
+  /// input order.
+  static func malformedErrors(in json: JSON) -> [JSON] {
+    switch json {
+    case .object(let pairs):
+      var result: [JSON] = []
+      for (key, value) in pairs {
+        if key == "decoded", case .object(let fields) = value,
+          fields.contains(where: { isMalformedKind($0) }),
+          let error = fields.first(where: { $0.0 == "error" })?.1
+        {
+          result.append(error)
+        } else {
+          result += malformedErrors(in: value)
+        }
+      }
+      return result
+    case .array(let items):
+      return items.flatMap(malformedErrors(in:))
+    default:
+      return []
+    }
+  }
+
+  static func isMalformedKind(_ pair: (String, JSON)) -> Bool {
+    if pair.0 == "kind", case .string("malformed") = pair.1 { return true }
+    return false
+  }
+
+  /// `envelope` with its record-type errors applied: in strict mode `"ok": false` and the
+  /// first one as `error` (every record kept); in lenient mode they join `warnings`.
+  static func applyingMalformed(_ envelope: JSON, lenient: Bool) -> (JSON, Bool) {
+    let errors = malformedErrors(in: envelope)
+    guard let first = errors.first, case .object(var pairs) = envelope else { return (envelope, true) }
+    if lenient {
+      if let index = pairs.firstIndex(where: { $0.0 == "warnings" }), case .array(let list) = pairs[index].1 {
+        pairs[index].1 = .array(list + errors)
+      }
+      return (.object(pairs), true)
+    }
+    if let index = pairs.firstIndex(where: { $0.0 == "ok" }) { pairs[index].1 = .bool(false) }
+    let at = (pairs.firstIndex(where: { $0.0 == "format" }) ?? 0) + 1
+    pairs.insert(("error", first), at: min(at, pairs.count))
+    return (.object(pairs), false)
+  }
+
   /// The `decoded` object for a record's type, or `nil` when Tapwire has no decoder for it.
   static func json(_ decoded: borrowing DecodedRecord, options: NDEFDecodingOptions, depth: Int)
     throws(NDEFError)
@@ -158,6 +219,8 @@ enum NDEFDecodedOutput {
       ])
     case .androidApplication(let view):
       return .object([("kind", .string("androidApplication")), ("package", .string(view.package))])
+    case .malformed(let record):
+      return malformed(record)
     case .alternativeCarrier, .media, .external, .absoluteURI, .chunked, .unrecognized:
       return nil
     }
@@ -177,7 +240,7 @@ enum NDEFDecodedOutput {
     case .deviceInformation(let v): return v.warnings
     case .androidApplication(let v): return v.warnings
     case .media(let v), .external(let v), .absoluteURI(let v), .unrecognized(let v): return v.warnings
-    case .handoverCarrier, .alternativeCarrier, .signature, .chunked: return []
+    case .handoverCarrier, .alternativeCarrier, .signature, .chunked, .malformed: return []
     }
   }
 }

@@ -48,13 +48,13 @@ enum NDEFOutput {
     let decoded: JSON?
     if record.isChunked {
       let type = record.type
-      let view = try DecodedRecord(
-        typeNameFormat: record.typeNameFormat, type: type, payload: payload.span.bytes,
+      let view = DecodedRecord(
+        classifying: record.typeNameFormat, type: type, payload: payload.span.bytes,
         payloadOffset: record.payloadOffset, typeOffset: record.typeOffset, options: options, depth: depth)
       warnings += NDEFDecodedOutput.warnings(view)
       decoded = try NDEFDecodedOutput.json(view, options: options, depth: depth)
     } else {
-      let view = try DecodedRecord(decoding: record, options: options, depth: depth)
+      let view = DecodedRecord(classifying: record, options: options, depth: depth)
       warnings += NDEFDecodedOutput.warnings(view)
       decoded = try NDEFDecodedOutput.json(view, options: options, depth: depth)
     }
@@ -80,7 +80,7 @@ enum NDEFOutput {
   static func json(_ bytes: [UInt8], options: NDEFDecodingOptions) -> (JSON, Bool) {
     do {
       let message = try NDEFMessageView(validating: bytes.span, options: options)
-      return (try messageJSON(message), true)
+      return NDEFDecodedOutput.applyingMalformed(try messageJSON(message), lenient: options.isLenient)
     } catch {
       return (
         errorJSON(format: "ndef", code: error.code.name, offset: error.offset, message: error.code.message),

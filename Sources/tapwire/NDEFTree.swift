@@ -115,15 +115,18 @@ struct NDEFTree {
         chunkIndex += 1
       }
       // The assembled payload has no single place in the input: its fields get no offsets.
-      if let payload = try? record.assembledPayload(maximumSize: options.maximumAssembledPayloadSize),
-        let decoded = try? DecodedRecord(
-          typeNameFormat: record.typeNameFormat, type: record.type, payload: payload.span.bytes,
-          payloadOffset: record.payloadOffset, typeOffset: record.typeOffset, options: options, depth: depth),
-        let json = try? NDEFDecodedOutput.json(decoded, options: options, depth: depth)
-      {
-        payloadChildren += Describe.jsonNodes(json)
+      if let payload = try? record.assembledPayload(maximumSize: options.maximumAssembledPayloadSize) {
+        let decoded = DecodedRecord(
+          classifying: record.typeNameFormat, type: record.type, payload: payload.span.bytes,
+          payloadOffset: record.payloadOffset, typeOffset: record.typeOffset, options: options, depth: depth)
+        if case .malformed(let malformed) = decoded {
+          payloadChildren.append(errorNode(malformed, caret: false))
+        } else if let json = try? NDEFDecodedOutput.json(decoded, options: options, depth: depth) {
+          payloadChildren += Describe.jsonNodes(json)
+        }
       }
-    } else if let decoded = try? DecodedRecord(decoding: record, options: options, depth: depth) {
+    } else {
+      let decoded = DecodedRecord(classifying: record, options: options, depth: depth)
       payloadChildren += self.decoded(decoded, payloadOffset: record.payloadOffset, depth: depth)
     }
     let chunkText = record.isChunked ? " in \(record.chunkCount) chunks" : ""
@@ -139,9 +142,26 @@ struct NDEFTree {
       at: record.offset, count: record.bytes.byteCount, "Record \(index)", title, children: children)
   }
 
+  /// The line for a record whose payload breaks its record type: the error at its offset,
+  /// then the input line holding it with a caret under the byte (when the offset points
+  /// into `source`; an assembled chunked payload has no place in the input).
+  func errorNode(_ malformed: MalformedRecord, caret: Bool = true) -> TreeNode {
+    let error = malformed.error
+    var node = self.node(
+      at: error.offset, count: 1, "error",
+      "\(error.code.name) at offset \(error.offset): \(error.code.message) (a malformed \(malformed.recordType) record)"
+    )
+    if caret, source.indices.contains(error.offset - base) || error.offset - base == source.count {
+      node.extraLines = HexDump.caret(source, at: error.offset - base)
+    }
+    return node
+  }
+
   /// The fields of a record type's payload.
   func decoded(_ decoded: borrowing DecodedRecord, payloadOffset: Int, depth: Int) -> [TreeNode] {
     switch decoded {
+    case .malformed(let malformed):
+      return [errorNode(malformed)]
     case .text(let view):
       let status = view.status
       let payloadOffset = view.textOffset - view.languageCode.byteCount - 1

@@ -7,6 +7,9 @@ extension ReaderCommands {
            tapwire pcsc atr [--reader NAME] [--timeout SECONDS] [--json]
            tapwire pcsc apdu [--reader NAME] [--timeout SECONDS] [--json] HEX...
            tapwire pcsc script [--reader NAME] [--timeout SECONDS] [--json] FILE
+           tapwire pcsc features [--reader NAME] [--json]
+           tapwire pcsc control [--reader NAME] [--json] CODE [HEX]
+           tapwire pcsc uid [--reader NAME] [--timeout SECONDS] [--json]
 
       list    the readers pcscd knows, each with its card's ATR when one is present
       atr     wait for a card (in NAME, or in any reader) and decode its answer to reset
@@ -14,6 +17,13 @@ extension ReaderCommands {
       apdu    send each command APDU and print its response
       script  run an applet-update script (the format of `tapwire apdu --script`), one
               progress line per step on standard error, stopping at the first failed step
+      features  the reader's PC/SC Part 10 features (CM_IOCTL_GET_FEATURE_REQUEST) with their
+              control codes, and its FEATURE_GET_TLV_PROPERTIES properties
+      control send one control code (SCardControl on a direct connection): CODE is 0x... or
+              decimal, below 0x10000 a function number for SCARD_CTL_CODE (3400 = 0x42000D48);
+              prints the answer in hex
+      uid     wait for a card and print its UID and historical bytes (PC/SC Part 3 GET DATA,
+              FF CA 00 00 00 and FF CA 01 00 00)
       The card's ATR is shown on standard error when apdu and script connect.
       Exit status: 0 done, 1 no pcscd or reader, no card, a transport failure or a failed
       step (named), 2 bad usage.
@@ -24,6 +34,9 @@ extension ReaderCommands {
       tapwire pcsc apdu --reader "ACS ACR122U 00 00" 00A4040007D276000085010100
       tapwire pcsc script --reader "Virtual PCD 00 00" update.apdu
       tapwire read --pcsc "ACS ACR122U PICC Interface 00 00" --json
+      tapwire pcsc features --reader "Tapwire NFC 00 00" --json
+      tapwire pcsc control 3400
+      tapwire pcsc uid --json
     """
 
   /// `tapwire pcsc`: checks the subcommand and options, runs `tapwire-nfc pcsc`.
@@ -32,9 +45,10 @@ extension ReaderCommands {
       print(pcscUsage)
       return arguments.isEmpty ? 2 : 0
     }
-    guard ["list", "atr", "apdu", "script"].contains(subcommand) else {
+    let subcommands = ["list", "atr", "apdu", "script", "features", "control", "uid"]
+    guard subcommands.contains(subcommand) else {
       let hint =
-        Suggestion.closest(to: subcommand, among: ["list", "atr", "apdu", "script"]).map {
+        Suggestion.closest(to: subcommand, among: subcommands).map {
           "; did you mean '\($0)'?"
         } ?? ""
       Tapwire.fail("unknown pcsc command '\(subcommand)'\(hint)")

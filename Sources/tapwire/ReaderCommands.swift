@@ -6,7 +6,7 @@ import NFCWire
 enum ReaderCommands {
   static let readUsage = """
     usage: tapwire read [--device CONNSTRING | --pcsc READER] [--timeout SECONDS] [--json] [--dump]
-                        [--lenient]
+                        [--lenient] [--wait-message TEXT] [--work-message TEXT]
            tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica]
                             [--image FILE]
 
@@ -14,7 +14,9 @@ enum ReaderCommands {
                 pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like
                 `decode --as t1t|t2t|t3t`, a Type 4 tag's NDEF message like `decode --as ndef`;
                 --dump prints the bytes; --pcsc READER reads a Type 4 tag on a PC/SC NFC reader
-                (pcscd) instead
+                (pcscd) instead, through the reader's own NFC discovery when it offers the
+                START_NFC control codes (showing --wait-message while waiting and
+                --work-message while reading), else by waiting for a card
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
@@ -79,7 +81,7 @@ enum ReaderCommands {
       case "--json": json = true
       case "--dump": dumpOnly = true
       case "--lenient": lenient = true
-      case "--device", "--timeout", "--pcsc":
+      case "--device", "--timeout", "--pcsc", "--wait-message", "--work-message":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "-h", "--help":
@@ -87,7 +89,11 @@ enum ReaderCommands {
         return 0
       default:
         failUnknownOption(
-          argument, among: ["--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient"])
+          argument,
+          among: [
+            "--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient", "--wait-message",
+            "--work-message",
+          ])
       }
     }
     requireHelper()

@@ -79,7 +79,8 @@ enum T4TOutput {
           ("maxFileSize", .int(control.maximumFileSize)), ("readAccess", .int(Int(control.readAccess))),
           ("writeAccess", .int(Int(control.writeAccess))),
         ], tlvs: .array(tlvs), ndef: ndef, dataAreaSize: control.maximumFileSize,
-        maxNDEFSize: control.maximumMessageSize, readOnly: !control.isWritable, warnings: [])
+        maxNDEFSize: control.maximumMessageSize, readOnly: !control.isWritable, warnings: [],
+        lenient: ndefOptions.isLenient)
     }
   }
 }

@@ -42,13 +42,17 @@ enum TagOutput {
 
   static func envelope(
     _ format: String, cc: [(String, JSON)], tlvs: JSON, ndef: JSON, dataAreaSize: Int, maxNDEFSize: Int,
-    readOnly: Bool, warnings: [NFCTagWarning]
+    readOnly: Bool, warnings: [NFCTagWarning], notes: [NFCTagWarning] = [], lenient: Bool
   ) -> JSON {
-    .object([
+    let object = JSON.object([
       ("ok", .bool(true)), ("format", .string(format)), ("capabilityContainer", .object(cc)), ("tlvs", tlvs),
       ("ndef", ndef), ("dataAreaSize", .int(dataAreaSize)), ("maxNDEFSize", .int(maxNDEFSize)),
       ("readOnly", .bool(readOnly)), ("warnings", .array(warnings.map(warningJSON))),
+      // What breaks no rule but a reader should know, in both modes (a lock area past the image).
+      ("notes", .array(notes.map(warningJSON))),
     ])
+    // A record whose payload breaks its record type keeps the image and the message.
+    return NDEFDecodedOutput.applyingMalformed(object, lenient: lenient).0
   }
 
   /// The NDEF message of a TLV area: a view's bytes when contiguous, assembled otherwise.
@@ -69,7 +73,8 @@ enum TagOutput {
     let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(area, options: options) }
     return envelope(
       format, cc: cc, tlvs: tlvsJSON(area), ndef: ndef, dataAreaSize: dataAreaSize, maxNDEFSize: maxNDEFSize,
-      readOnly: readOnly, warnings: warnings + area.area.warnings)
+      readOnly: readOnly, warnings: warnings + area.area.warnings, notes: area.notes,
+      lenient: options.isLenient)
   }
 
   static func decode(
@@ -141,7 +146,7 @@ enum TagOutput {
           ("ln", .int(aib.ndefLength)),
           ("checksum", .int(Int(view.checksum))),
         ], tlvs: .array([]), ndef: ndef, dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize,
-        readOnly: view.isReadOnly, warnings: view.warnings)
+        readOnly: view.isReadOnly, warnings: view.warnings, lenient: lenient)
     }
   }
 

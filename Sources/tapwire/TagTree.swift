@@ -68,8 +68,10 @@ enum TagTree {
         memory.kind == .lock
         ? "\(memory.bitCount) lock bits, each locks \(Describe.bytes(memory.bytesLockedPerBit))"
         : "reserved, skipped by the data area"
+      let outside =
+        memory.end > image.count ? ", bytes \(memory.offset)-\(memory.end - 1) past the end of the image" : ""
       result.append(
-        TreeNode(image, at: memory.offset, count: memory.length, "\(memory.kind.name) area", text))
+        TreeNode(image, at: memory.offset, count: memory.length, "\(memory.kind.name) area", text + outside))
     }
     return result
   }

@@ -14,6 +14,8 @@ struct Tapwire {
            tapwire simulate [--tag ntag215] [--image FILE]
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
+           tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
+           tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire pcsc list|atr|apdu|script [--reader NAME] [--json] ...
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire connect --bluez --serial S [--json]
@@ -27,6 +29,7 @@ struct Tapwire {
       write    write an NDEF message (records as for encode) to a tag and verify it
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
+      admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
       help     show this text, or a command's help
@@ -92,12 +95,15 @@ struct Tapwire {
       exit(ReaderCommands.apdu(arguments))
     case "pcsc":
       exit(ReaderCommands.pcsc(arguments))
+    case "admin":
+      exit(ReaderCommands.admin(arguments))
     case "discover", "connect":
       exit(ReaderCommands.discover(command, arguments))
     case "help", "-h", "--help":
       let texts = [
         "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
         "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage,
+        "admin": ReaderCommands.adminUsage,
         "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage,
       ]
       print(arguments.first.flatMap { texts[$0] } ?? usage)
@@ -106,7 +112,8 @@ struct Tapwire {
       let suggestion = Suggestion.closest(
         to: command,
         among: [
-          "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "discover", "connect", "help",
+          "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect",
+          "help",
         ])
       fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }

@@ -18,6 +18,8 @@ struct CorpusReplayTests {
     "tags": TagImageOracle.check, "type4": Type4ProcedureOracle.check,
     "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
     "atr": AnswerToResetOracle.check,
+    "pcsccontrol": PCSCControlOracle.check,
+    "admin": AdminSessionOracle.check,
     "connection": ReaderConnectionOracle.check,
   ]
 

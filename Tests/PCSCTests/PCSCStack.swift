@@ -64,6 +64,26 @@ final class PCSCStack {
     return root.appendingPathComponent(".build/debug/tapwire-vcard").path
   }
 
+  /// The reader driver pcscd loads.
+  enum Driver {
+    /// vsmartcard's vpcd (two slots).
+    case vpcd
+    /// Tapwire's own IFD handler (`libTapwireIFD.so`, one reader `Tapwire NFC 00 00`), with
+    /// its control log and scripting files in ``directory``.
+    case tapwire
+  }
+
+  /// The reader Tapwire's driver shows.
+  static let nfcReader = "Tapwire NFC 00 00"
+  /// The port of Tapwire's driver (the card connects to it as to vpcd).
+  static let nfcPort = 35970
+
+  /// `libTapwireIFD.so`, built by SwiftPM next to the test executables.
+  static var tapwireDriver: String {
+    URL(fileURLWithPath: virtualCard).deletingLastPathComponent().appendingPathComponent("libTapwireIFD.so")
+      .path
+  }
+
   let card = Process()
   private let input = Pipe()
   private let output = Pipe()
@@ -73,17 +93,27 @@ final class PCSCStack {
 
   /// Starts pcscd and the card process, then waits (up to 60 s, polling) until pcscd lists
   /// the virtual reader.
-  init() async throws {
+  init(driver: Driver = .vpcd) async throws {
     let directory = Self.directory
     let fileManager = FileManager.default
     try? fileManager.removeItem(atPath: directory)
     try fileManager.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true)
     try fileManager.createDirectory(atPath: directory + "/conf", withIntermediateDirectories: true)
-    let conf = """
+    let port = driver == .vpcd ? Self.port : Self.nfcPort
+    let reader = driver == .vpcd ? Self.reader : Self.nfcReader
+    let conf =
+      driver == .vpcd
+      ? """
       FRIENDLYNAME "Tapwire Virtual"
       DEVICENAME   /dev/null:\(Self.port)
       LIBPATH      \(Self.vpcdDriver)
       CHANNELID    \(Self.port)
+
+      """
+      : """
+      FRIENDLYNAME "Tapwire NFC"
+      DEVICENAME   \(directory):\(Self.nfcPort)
+      LIBPATH      \(Self.tapwireDriver)
 
       """
     try conf.write(toFile: directory + "/conf/vpcd", atomically: true, encoding: .utf8)
@@ -91,7 +121,7 @@ final class PCSCStack {
       ip link set lo up && mount --bind \(directory)/run /run || exit 1
       \(Self.pcscd) -f -i -c \(directory)/conf > \(directory)/pcscd.log 2>&1 &
       echo "pcscd $!"
-      exec \(Self.virtualCard) --port \(Self.port)
+      exec \(Self.virtualCard) --port \(port)
       """
     card.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
     card.arguments = ["--mount", "--net", "--propagation", "private", "sh", "-c", script]
@@ -107,14 +137,14 @@ final class PCSCStack {
     let deadline = ContinuousClock.now + .seconds(60)
     while true {
       if let context = try? PCSCContext(), let readers = try? await context.readers(),
-        readers.contains(Self.reader)
+        readers.contains(reader)
       {
         break
       }
       if ContinuousClock.now > deadline {
         let log = (try? String(contentsOfFile: directory + "/pcscd.log", encoding: .utf8)) ?? ""
         stop()
-        throw StackError("pcscd did not list \(Self.reader) within 60 s; log:\n\(log)")
+        throw StackError("pcscd did not list \(reader) within 60 s; log:\n\(log)")
       }
       try await Task.sleep(for: .milliseconds(100))
     }
@@ -204,4 +234,17 @@ final class PCSCStack {
   }
 
   deinit { stop() }
+}
+
+extension PCSCStack {
+  /// Lines of Tapwire's driver's control log (`control CODE in HEX -> RC out HEX`).
+  func controlLog() -> [String] {
+    let text = (try? String(contentsOfFile: Self.directory + "/control.log", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").map(String.init)
+  }
+
+  /// Writes one of the driver's scripting files (`behaviour`, `command`, `uid`).
+  func script(_ name: String, _ contents: String) throws {
+    try contents.write(toFile: Self.directory + "/" + name, atomically: true, encoding: .utf8)
+  }
 }

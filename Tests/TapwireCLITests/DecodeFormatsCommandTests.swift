@@ -22,12 +22,13 @@ struct DecodeFormatsCommandTests {
   }
 
   @Test(arguments: [
-    ("9000", "rapdu"), ("d00000", "ndef"), ("Corpus/btsnoop/seeds/h4-advertising.btsnoop", "btsnoop"),
-    ("Corpus/hci/seeds/legacy-adv-ind.bin", "hci"),
+    ("9000", "rapdu", "(guessed"), ("d00000", "ndef", "(guessed"),
+    ("Corpus/btsnoop/seeds/h4-advertising.btsnoop", "btsnoop", "(from the file extension .btsnoop;"),
+    ("Corpus/hci/seeds/legacy-adv-ind.bin", "hci", "(guessed"),
   ])
-  func formatIsGuessedAndStated(_ entry: (String, String)) throws {
+  func formatIsGuessedAndStated(_ entry: (String, String, String)) throws {
     let result = try CLI.run(["decode", "--json", entry.0])
-    #expect(result.stderr.contains("decoded as \(entry.1) (guessed"))
+    #expect(result.stderr.contains("decoded as \(entry.1) \(entry.2)"))
     #expect(try CLI.object(result.stdout)["format"] as? String == entry.1)
   }
 

@@ -1,0 +1,1 @@
+../../../TapwireBenchmarks/Harness.swift

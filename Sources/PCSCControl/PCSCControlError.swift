@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// A malformed reader-control buffer or an argument a buffer cannot carry: what rule was
+/// broken and the absolute byte offset of the first offending byte.
+///
+/// Encoding errors (a message containing NUL, a value too long for its length field) carry
+/// the offset of the offending byte inside the argument, or 0.
+public struct PCSCControlError: Error, Sendable, Hashable {
+  /// The rule that was broken.
+  public let code: Code
+  /// Absolute byte offset of the first offending byte.
+  public let offset: Int
+
+  /// Creates an error.
+  public init(_ code: Code, offset: Int) {
+    self.code = code
+    self.offset = offset
+  }
+
+  /// An error code: a struct over a private enum, so codes can be added without breaking
+  /// clients that switch over the statics with a default case.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Value: UInt8, Sendable, Hashable {
+      case truncatedFeature, invalidFeatureLength, truncatedProperty, propertyExceedsInput
+      case messageContainsNUL, missingTerminator, trailingData, invalidUTF8
+      case truncatedStopReason, unknownStopReason, truncatedPINProperties, valueTooLong
+      case truncatedResponse
+    }
+    fileprivate let value: Value
+    fileprivate init(_ value: Value) { self.value = value }
+
+    /// PC/SC Part 10 §2.2: a feature TLV is shorter than its tag and length bytes.
+    public static let truncatedFeature = Code(.truncatedFeature)
+    /// PC/SC Part 10 §2.2: a feature TLV's length is not 4 or its value runs past the input.
+    public static let invalidFeatureLength = Code(.invalidFeatureLength)
+    /// PC/SC Part 10 §2.6.14: a property TLV is shorter than its tag and length bytes.
+    public static let truncatedProperty = Code(.truncatedProperty)
+    /// PC/SC Part 10 §2.6.14: a property's length runs past the input.
+    public static let propertyExceedsInput = Code(.propertyExceedsInput)
+    /// Rutoken START_NFC / STOP_NFC: a message contains a NUL byte (NUL ends a message).
+    public static let messageContainsNUL = Code(.messageContainsNUL)
+    /// Rutoken START_NFC: the buffer does not end with the NUL bytes its layout needs.
+    public static let missingTerminator = Code(.missingTerminator)
+    /// Bytes follow the end of a structure that has a fixed end.
+    public static let trailingData = Code(.trailingData)
+    /// A message is not valid UTF-8.
+    public static let invalidUTF8 = Code(.invalidUTF8)
+    /// Rutoken LAST_NFC_STOP_REASON: the answer is shorter than its one byte.
+    public static let truncatedStopReason = Code(.truncatedStopReason)
+    /// Rutoken LAST_NFC_STOP_REASON: a reason byte with no documented meaning (strict parsing).
+    public static let unknownStopReason = Code(.unknownStopReason)
+    /// PC/SC Part 10 §2.6.8: a PIN_PROPERTIES_STRUCTURE shorter than 4 bytes.
+    public static let truncatedPINProperties = Code(.truncatedPINProperties)
+    /// A value does not fit its length field (a property over 255 bytes, a payload over 255).
+    public static let valueTooLong = Code(.valueTooLong)
+    /// PC/SC Part 3: a pseudo-APDU response shorter than SW1-SW2.
+    public static let truncatedResponse = Code(.truncatedResponse)
+
+    /// A stable name for logs and JSON.
+    public var name: String {
+      switch value {
+      case .truncatedFeature: "truncatedFeature"
+      case .invalidFeatureLength: "invalidFeatureLength"
+      case .truncatedProperty: "truncatedProperty"
+      case .propertyExceedsInput: "propertyExceedsInput"
+      case .messageContainsNUL: "messageContainsNUL"
+      case .missingTerminator: "missingTerminator"
+      case .trailingData: "trailingData"
+      case .invalidUTF8: "invalidUTF8"
+      case .truncatedStopReason: "truncatedStopReason"
+      case .unknownStopReason: "unknownStopReason"
+      case .truncatedPINProperties: "truncatedPINProperties"
+      case .valueTooLong: "valueTooLong"
+      case .truncatedResponse: "truncatedResponse"
+      }
+    }
+
+    /// The name.
+    public var description: String { name }
+  }
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import ISO7816
+import NFCReader
+import NFCReaderLibNFC
+import NFCReaderPCSC
+import NFCWire
+import RemoteManagement
+import RemoteManagementHTTP
+
+/// `tapwire-nfc admin URL (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]` and
+/// `tapwire-nfc admin --script FILE ...`: a required card update at connect, from a
+/// GlobalPlatform Amendment B remote management session (``RemoteManagement/AdminSession``
+/// over ``RemoteManagementHTTP/URLSessionAdminClient``) or a local script, on a PC/SC or
+/// libnfc reader. One progress line per round trip and per command on standard error.
+/// Exit 0 done, 1 a failed round trip or command (named) or no reader or card, 2 bad usage.
+enum AdminCommand {
+  static let flags: Set<String> = [
+    "--pcsc", "--reader", "--device", "--aid", "--script", "--timeout", "--round-trip-timeout", "--retries",
+    "--max-rounds", "--from", "--resume",
+  ]
+
+  static func run(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let operands = TapwireNFC.operands(arguments, flags: flags, switches: ["--json"])
+    var aid: ApplicationIdentifier? = .globalPlatformIssuerSecurityDomain
+    if let text = TapwireNFC.value(after: "--aid", in: arguments) {
+      guard let bytes = Hex.bytes(text), let parsed = try? ApplicationIdentifier(bytes) else {
+        TapwireNFC.fail("--aid needs 5 to 16 bytes in hex, not '\(text)'")
+      }
+      aid = parsed
+    }
+    let source: CardUpdate.Source
+    let id: String
+    if let path = TapwireNFC.value(after: "--script", in: arguments) {
+      guard operands.isEmpty else { TapwireNFC.fail("admin takes a URL or --script FILE, not both") }
+      guard let data = FileManager.default.contents(atPath: path) else {
+        TapwireNFC.fail("cannot read \(path)")
+      }
+      do throws(APDUError) {
+        source = .script(try Script(parsingText: String(decoding: data, as: UTF8.self)))
+      } catch {
+        let step = error.step.map { " at step \($0 + 1)" } ?? ""
+        TapwireNFC.fail("\(path): \(error)\(step)")
+      }
+      id = path
+    } else {
+      let resume = TapwireNFC.value(after: "--resume", in: arguments)
+      guard operands.count == 1, let url = operands.first else {
+        TapwireNFC.fail("admin needs one URL or --script FILE")
+      }
+      guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+        TapwireNFC.fail("'\(url)' is not an http:// or https:// URL")
+      }
+      var configuration = AdminSessionConfiguration(
+        serverURI: url, agentIdentifier: TapwireNFC.value(after: "--from", in: arguments) ?? "//tapwire",
+        securityDomain: aid)
+      if let value = TapwireNFC.value(after: "--round-trip-timeout", in: arguments) {
+        guard let seconds = Double(value), seconds > 0 else {
+          TapwireNFC.fail("--round-trip-timeout needs seconds")
+        }
+        configuration.roundTripTimeout = Int64(seconds * 1000)
+      }
+      if let value = TapwireNFC.value(after: "--retries", in: arguments) {
+        guard let retries = Int(value), retries >= 0 else { TapwireNFC.fail("--retries needs a count") }
+        configuration.retryPolicy.maximumAttempts = retries + 1
+      }
+      if let value = TapwireNFC.value(after: "--max-rounds", in: arguments) {
+        guard let rounds = Int(value), rounds > 0 else { TapwireNFC.fail("--max-rounds needs a count") }
+        configuration.maximumRoundTrips = rounds
+      }
+      if let resume {
+        source = .resumed(
+          AdminCheckpoint(uri: AdminSession.resolve(resume, against: url), round: 0), configuration)
+      } else {
+        source = .remote(configuration)
+      }
+      id = url
+    }
+    let update = CardUpdate(id: id, isMandatory: true, source: source)
+    if let reader = TapwireNFC.value(after: "--pcsc", in: arguments)
+      ?? TapwireNFC.value(after: "--reader", in: arguments)
+    {
+      let card = await PCSCCommands.connect(["--reader", reader] + timeoutArguments(arguments))
+      await PCSCCommands.announce(card)
+      let transport = PCSCAPDUTransport(card: card)
+      let code = await apply(update, over: transport, json: json)
+      try? await card.disconnect()
+      exit(code)
+    }
+    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
+    let transport: LibNFCAPDUTransport
+    do { transport = try LibNFCAPDUTransport(reader: reader, tag: tag) } catch {
+      await reader.close()
+      TapwireNFC.fail("\(error)", status: 1)
+    }
+    APDUCommand.progress("card: \(TapwireNFC.describe(tag))")
+    let code = await apply(update, over: transport, json: json)
+    await reader.close()
+    exit(code)
+  }
+
+  static func timeoutArguments(_ arguments: [String]) -> [String] {
+    TapwireNFC.value(after: "--timeout", in: arguments).map { ["--timeout", $0] } ?? []
+  }
+
+  /// Runs `update` as the one required update of a connect; prints progress and the result.
+  static func apply<Transport: APDUTransport>(_ update: CardUpdate, over transport: Transport, json: Bool)
+    async
+    -> Int32
+  {
+    var plan = CardUpdatePlan(updates: [update], now: 0)
+    APDUCommand.progress("connecting: required update \(update.id)")
+    let driver = AdminSessionDriver(client: URLSessionAdminClient(), transport: transport)
+    var runner = CardUpdateRunner(driver: driver)
+    var commands = 0
+    var rounds = 0
+    var requests = 0
+    var events: [String] = []
+    await runner.run(&plan) { _, event, progress in
+      let percent = Int((progress.fraction * 100).rounded())
+      switch event {
+      case .posting(let round, let attempt, let uri):
+        requests += 1
+        APDUCommand.progress(
+          "round trip \(round): POST \(uri)" + (attempt > 1 ? " (attempt \(attempt))" : ""))
+      case .scriptReceived(let round, let count, let application):
+        rounds = round
+        let target = application.map { " for \($0.hexString)" } ?? ""
+        APDUCommand.progress(
+          "round trip \(round): \(count) commands\(target) (\(percent)% of \(progress.knownCommands) known)")
+      case .redirected(let round, let uri):
+        APDUCommand.progress("round trip \(round): redirected to \(uri)")
+      case .commandFinished(let round, let index, let count, let command, let sw, let accepted):
+        commands += 1
+        let name = command.commandName ?? "INS " + Hex.string([command.ins.rawValue])
+        let bytes = (try? command.encodedBytes()) ?? []
+        let line =
+          "round trip \(round) command \(index + 1)/\(count) \(name) \(Hex.string(bytes)) -> \(sw.hexString)"
+          + (accepted ? " ok" : " FAILED") + " (\(percent)%)"
+        APDUCommand.progress(line)
+        events.append(
+          "{\"round\": \(round), \"command\": \(index + 1), \"apdu\": \"\(Hex.string(bytes))\", "
+            + "\"sw\": \"\(sw.hexString.lowercased())\", \"ok\": \(accepted)}")
+      case .applicationRefused(let round, let sw, let status):
+        APDUCommand.progress("round trip \(round): SELECT answered \(sw.hexString): \(status.rawValue)")
+      case .retrying(let round, let attempt, _, let reason):
+        let detail = reason.detail.map { " (\($0))" } ?? ""
+        APDUCommand.progress(
+          "round trip \(round): \(reason.code.name)\(detail), retrying (attempt \(attempt))")
+      case .ended(let total):
+        APDUCommand.progress("all scripts done after \(total) round trips")
+      }
+    }
+    let list = events.joined(separator: ", ")
+    let resumeURI = runner.lastCheckpoint?.uri
+    if plan.state == .ready {
+      if json {
+        print(
+          "{\"ok\": true, \"format\": \"admin\", \"update\": \(APDUCommand.quoted(update.id)), \"rounds\": \(rounds), "
+            + "\"requests\": \(requests), \"commands\": [\(list)]}")
+      } else {
+        print("update done: \(rounds) round trips, \(commands) commands")
+      }
+      return 0
+    }
+    let error = plan.failure ?? CardUpdateError(.sessionFailed, updateID: update.id)
+    let message = describe(error)
+    if json {
+      let code = error.session?.code.name ?? codeName(error.code)
+      print(
+        "{\"ok\": false, \"format\": \"admin\", \"update\": \(APDUCommand.quoted(update.id)), \"rounds\": \(rounds), "
+          + "\"requests\": \(requests), \"commands\": [\(list)], \"error\": {\"code\": \"\(code)\", "
+          + "\"round\": \(error.round.map(String.init) ?? "null"), "
+          + "\"command\": \(error.step.map { String($0 + 1) } ?? "null"), "
+          + "\"offset\": \(error.session?.apduError?.offset ?? 0), \"message\": \(APDUCommand.quoted(message))}, "
+          + "\"resumeURI\": \(resumeURI.map(APDUCommand.quoted) ?? "null")}")
+    }
+    if let resumeURI { APDUCommand.progress("resume with: --resume \(resumeURI)") }
+    FileHandle.standardError.write(Data("tapwire: update failed: \(message)\n".utf8))
+    return 1
+  }
+
+  static func codeName(_ code: CardUpdateError.Code) -> String {
+    switch code {
+    case .requiredUpdateCancelled: return "requiredUpdateCancelled"
+    case .commandFailed: return "commandFailed"
+    case .transportFailed: return "transportFailed"
+    case .notCancellable: return "notCancellable"
+    case .unknownUpdate: return "unknownUpdate"
+    default: return "sessionFailed"
+    }
+  }
+
+  static func describe(_ error: CardUpdateError) -> String {
+    if let session = error.session { return "\(session)" }
+    var text = codeName(error.code)
+    if let round = error.round { text += " in round trip \(round)" }
+    if let step = error.step { text += " at command \(step + 1)" }
+    if let sw = error.statusWord { text += ": status \(sw.hexString)" }
+    return text
+  }
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import NFCReader
+import NFCReaderPCSC
+import NFCWire
+import PCSCControl
+
+/// `tapwire-nfc pcsc features|control|uid` and the reader-driven `dump --pcsc`: reader
+/// control through ``NFCReaderPCSC/PCSCCard`` with the ``PCSCControl`` buffers.
+///
+/// Exit 0 success, 1 no pcscd or reader, no card, a refused control code (named), 2 bad usage.
+enum PCSCControlCommands {
+  /// The reader named by `--reader` (or `--pcsc`), else the first one pcscd lists.
+  static func readerName(_ arguments: [String], _ context: PCSCContext) async -> String {
+    if let named = TapwireNFC.value(after: "--reader", in: arguments)
+      ?? TapwireNFC.value(after: "--pcsc", in: arguments)
+    {
+      return named
+    }
+    do throws(ReaderError) {
+      guard let first = try await context.readers().first else {
+        TapwireNFC.fail("no reader: pcscd lists no reader", status: 1)
+      }
+      return first
+    } catch {
+      TapwireNFC.fail("no reader: \(error)", status: 1)
+    }
+  }
+
+  /// A direct connection to the reader (no card needed).
+  static func direct(_ arguments: [String]) async -> PCSCCard {
+    let context = PCSCCommands.context()
+    let reader = await readerName(arguments, context)
+    do throws(ReaderError) {
+      return try await context.connect(to: reader, share: .direct, protocols: [])
+    } catch {
+      TapwireNFC.fail(error.code == .noReader ? "no reader: \(error)" : "\(error)", status: 1)
+    }
+  }
+
+  /// `{"code": ..., "offset": 0, "message": ...}` for a reader error.
+  static func errorJSON(_ error: ReaderError) -> String {
+    "{\"code\": \"\(error.code.name)\", \"offset\": 0, \"message\": \(APDUCommand.quoted(error.description))"
+      + (error.transportCodeName.map { ", \"pcscCode\": \"\($0)\"" } ?? "") + "}"
+  }
+
+  static func features(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let card = await direct(arguments)
+    let list: FeatureList
+    let properties: TLVProperties?
+    do throws(ReaderError) {
+      list = try await card.features()
+      properties = try await card.tlvProperties(features: list)
+    } catch {
+      try? await card.disconnect()
+      if json {
+        print(
+          "{\"ok\": false, \"format\": \"pcscFeatures\", \"reader\": \(APDUCommand.quoted(card.reader)), "
+            + "\"error\": \(errorJSON(error))}")
+      }
+      TapwireNFC.fail("\(error)", status: 1)
+    }
+    try? await card.disconnect()
+    if json {
+      let features = list.entries.map {
+        "{\"tag\": \($0.feature.rawValue), \"name\": \($0.feature.name.map(APDUCommand.quoted) ?? "null"), "
+          + "\"controlCode\": \"\(hex32($0.controlCode.rawValue))\"}"
+      }
+      let props = (properties?.properties ?? []).map {
+        "{\"tag\": \($0.tag.rawValue), \"name\": \($0.tag.name.map(APDUCommand.quoted) ?? "null"), "
+          + "\"value\": \"\(Hex.string($0.value))\", \"integer\": \($0.integer.map(String.init) ?? "null")}"
+      }
+      print(
+        "{\"ok\": true, \"format\": \"pcscFeatures\", \"reader\": \(APDUCommand.quoted(card.reader)), "
+          + "\"features\": [\(features.joined(separator: ", "))], "
+          + "\"properties\": \(properties == nil ? "null" : "[" + props.joined(separator: ", ") + "]")}")
+      return
+    }
+    print("reader      \(card.reader)")
+    if list.entries.isEmpty {
+      print("features    none (the driver does not answer CM_IOCTL_GET_FEATURE_REQUEST)")
+    }
+    for entry in list.entries {
+      let name = entry.feature.name ?? "feature 0x" + Hex.string([entry.feature.rawValue])
+      print(
+        "feature     \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) 0x\(hex32(entry.controlCode.rawValue))"
+      )
+    }
+    for property in properties?.properties ?? [] {
+      let name = property.tag.name ?? "property \(property.tag.rawValue)"
+      let value = property.integer.map { "\($0)" } ?? Hex.string(property.value)
+      let text =
+        property.tag == .firmwareID ? " \"\(String(decoding: property.value, as: UTF8.self))\"" : ""
+      print("property    \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(value)\(text)")
+    }
+  }
+
+  static func hex32(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+  }
+
+  /// CODE: `0x...` hex or decimal; below 0x10000 a function number for pcsc-lite's
+  /// `SCARD_CTL_CODE`, else the complete code.
+  static func parseCode(_ text: String) -> ControlCode? {
+    let value: UInt32? =
+      text.lowercased().hasPrefix("0x") ? UInt32(text.dropFirst(2), radix: 16) : UInt32(text, radix: 10)
+    guard let value else { return nil }
+    return value < 0x1_0000 ? .pcscLite(UInt16(value)) : ControlCode(rawValue: value)
+  }
+
+  static func control(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let operands = TapwireNFC.operands(arguments, flags: ["--reader"], switches: ["--json"])
+    guard (1...2).contains(operands.count), let code = parseCode(operands[0]) else {
+      TapwireNFC.fail(
+        "pcsc control needs CODE (0x42000D48, or 3400 for SCARD_CTL_CODE(3400)) and optional HEX")
+    }
+    let input: [UInt8]
+    if operands.count == 2 {
+      guard let bytes = Hex.bytes(operands[1].filter { !$0.isWhitespace && $0 != ":" }) else {
+        TapwireNFC.fail("'\(operands[1])' is not hex")
+      }
+      input = bytes
+    } else {
+      input = []
+    }
+    let card = await direct(arguments)
+    let head =
+      "\"format\": \"pcscControl\", \"reader\": \(APDUCommand.quoted(card.reader)), "
+      + "\"controlCode\": \"\(hex32(code.rawValue))\", \"input\": \"\(Hex.string(input))\""
+    do throws(ReaderError) {
+      let output = try await card.control(code, input)
+      try? await card.disconnect()
+      print(json ? "{\"ok\": true, \(head), \"output\": \"\(Hex.string(output))\"}" : Hex.string(output))
+    } catch {
+      try? await card.disconnect()
+      if json { print("{\"ok\": false, \(head), \"error\": \(errorJSON(error))}") }
+      TapwireNFC.fail("control 0x\(hex32(code.rawValue)): \(error)", status: 1)
+    }
+  }
+
+  static func uid(_ arguments: [String]) async {
+    let json = arguments.contains("--json")
+    let card = await PCSCCommands.connect(arguments)
+    let atr = (try? await card.atr()) ?? []
+    let uid: GetDataPseudoAPDU.Answer
+    let historical: GetDataPseudoAPDU.Answer
+    do throws(ReaderError) {
+      uid = try await card.getData(.uid)
+      historical = try await card.getData(.historicalBytes)
+    } catch {
+      try? await card.disconnect()
+      TapwireNFC.fail("\(error)", status: 1)
+    }
+    try? await card.disconnect()
+    func field(_ answer: GetDataPseudoAPDU.Answer) -> String {
+      answer.bytes.map { "\"\(Hex.string($0))\"" } ?? "null"
+    }
+    func status(_ answer: GetDataPseudoAPDU.Answer) -> String {
+      switch answer {
+      case .complete: "9000"
+      case .shorterThanRequested: "6282"
+      case .notSupported: "6a81"
+      case .wrongLength(let available): "6c" + Hex.string([available])
+      case .failed(let sw, _): Hex.string([sw.sw1, sw.sw2])
+      }
+    }
+    guard let bytes = uid.bytes else {
+      if json {
+        print(
+          "{\"ok\": false, \"format\": \"pcscUID\", \"reader\": \(APDUCommand.quoted(card.reader)), "
+            + "\"error\": {\"code\": \"uidNotSupported\", \"offset\": 0, \"message\": \"GET DATA answered \(status(uid))\"}}"
+        )
+      }
+      TapwireNFC.fail("the reader gives no UID: GET DATA answered \(status(uid))", status: 1)
+    }
+    if json {
+      print(
+        "{\"ok\": true, \"format\": \"pcscUID\", \"reader\": \(APDUCommand.quoted(card.reader)), "
+          + "\"uid\": \"\(Hex.string(bytes))\", \"historicalBytes\": \(field(historical)), "
+          + "\"historicalBytesStatus\": \"\(status(historical))\", \"atr\": \"\(Hex.string(atr))\"}")
+      return
+    }
+    print("reader      \(card.reader)")
+    print("UID         \(Hex.string(bytes))")
+    print("historical  " + (historical.bytes.map(Hex.string) ?? "none (\(status(historical)))"))
+    print("ATR         \(Hex.string(atr))")
+  }
+
+  /// `dump --pcsc READER`: a ``NFCReaderPCSC/PCSCNFCSession`` (reader-driven when the reader
+  /// offers it) reads the Type 4 tag's NDEF message; prints "ndef <message hex>".
+  static func dump(_ arguments: [String]) async {
+    let context = PCSCCommands.context()
+    let reader = await readerName(arguments, context)
+    let timeout = Double(TapwireNFC.value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let messages = SessionMessages(
+      waiting: TapwireNFC.value(after: "--wait-message", in: arguments) ?? "Hold a tag to the reader",
+      working: TapwireNFC.value(after: "--work-message", in: arguments) ?? "Reading the tag",
+      success: "Tag read", failure: "The tag could not be read")
+    let configuration = SessionConfiguration(timeout: .milliseconds(Int(timeout * 1000)), messages: messages)
+    let session = PCSCNFCSession<[UInt8]>(context: context, reader: reader, configuration: configuration) {
+      (card, _) throws(ReaderError) in
+      do throws(PCSCNDEFError) {
+        let message = try await card.readNDEF()
+        return (try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00]
+      } catch {
+        throw ReaderError(.tagError, "read failed: \(error)")
+      }
+    }
+    let events: AsyncStream<PCSCNFCSession<[UInt8]>.Event>
+    do throws(ReaderError) { events = try session.begin() } catch { TapwireNFC.fail("\(error)", status: 1) }
+    var message: [UInt8]?
+    for await event in events {
+      switch event {
+      case .began:
+        let mode = session.isReaderDriven == true ? "reader-driven NFC discovery" : "waiting for a card"
+        APDUCommand.progress("\(reader): \(mode)")
+      case .tagRead(_, let bytes): message = bytes
+      case .readFailed(_, let error, _): APDUCommand.progress("\(error)")
+      case .ended(let ending, _):
+        switch ending {
+        case .firstTagRead: break
+        case .timedOut: TapwireNFC.fail("no card in \(reader) within \(timeout) s", status: 1)
+        case .cancelled: TapwireNFC.fail("\(reader): cancelled", status: 1)
+        case .systemBusy(let error), .terminatedUnexpectedly(let error):
+          TapwireNFC.fail(error.code == .noReader ? "no reader: \(error)" : "\(error)", status: 1)
+        }
+      default: break
+      }
+    }
+    guard let message else { TapwireNFC.fail("\(reader): no message read", status: 1) }
+    print("ndef " + Hex.string(message))
+  }
+}

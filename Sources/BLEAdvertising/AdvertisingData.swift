@@ -50,9 +50,10 @@ public struct AdvertisingData: Sendable, Hashable {
   /// The typed values of the well-formed structures, in order.
   public var values: [ADValue] { structures.compactMap { try? $0.value() } }
 
-  /// The first Flags value (CSS Part A §1.3).
+  /// The last Flags value (CSS Part A §1.3: once per block; the last wins, as on the
+  /// platforms).
   public var flags: ADFlags? {
-    for s in structures where s.type == .flags { return ADFlags(rawValue: s.data.first ?? 0) }
+    for s in structures.reversed() where s.type == .flags { return ADFlags(rawValue: s.data.first ?? 0) }
     return nil
   }
 

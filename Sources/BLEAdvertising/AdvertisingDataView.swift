@@ -37,11 +37,12 @@ public struct AdvertisingDataView: ~Escapable {
     var shortenedName = -1
 
     /// Notes the structure of AD `type` and Length `length` whose Length octet is at `index`:
-    /// the first Flags, the last well-formed TX Power Level and Appearance, the last name of
-    /// each kind.
+    /// the last Flags, the last well-formed TX Power Level and Appearance, the last name of
+    /// each kind (last wins, as BlueZ's and Android's parsers do; see
+    /// ``AdvertisingDataView/duplicateStructures``).
     mutating func note(type: UInt8, length: Int, at index: Int) {
       switch type {
-      case ADType.flags.rawValue where flags < 0: flags = index
+      case ADType.flags.rawValue: flags = index
       case ADType.txPowerLevel.rawValue where length == 2: txPowerLevel = index
       case ADType.appearance.rawValue where length == 3: appearance = index
       case ADType.completeLocalName.rawValue: completeName = index
@@ -166,7 +167,35 @@ public struct AdvertisingDataView: ~Escapable {
     return found
   }
 
-  /// The Flags value of the first Flags structure, if any.
+  /// The AD types that Core Specification Supplement Part A allows once per block: Flags
+  /// (§1.3), Shortened and Complete Local Name (§1.2), TX Power Level (§1.5), Appearance
+  /// (§1.12).
+  public static let singleValuedTypes: [ADType] = [
+    .flags, .shortenedLocalName, .completeLocalName, .txPowerLevel, .appearance,
+  ]
+
+  /// Every repeated single-valued structure (``singleValuedTypes``), in input order, as
+  /// ``BLEAdvertisingError/Code/duplicateSingleValuedType`` at its Length octet; the first
+  /// of each type is not listed. The policy: such data still decodes in both modes (field
+  /// devices send it; rejecting the whole advertisement would hide the rest), the last
+  /// structure of each type wins, as BlueZ's and Android's parsers do, and this list says
+  /// what was overridden. Walks the structures again; allocates only when there is one.
+  public var duplicateStructures: [BLEAdvertisingWarning] {
+    var seen: UInt8 = 0
+    var result: [BLEAdvertisingWarning] = []
+    var it = structures
+    while let s = it.next() {
+      guard let bit = Self.singleValuedTypes.firstIndex(of: s.type) else { continue }
+      let mask = UInt8(1) << UInt8(bit)
+      if seen & mask != 0 {
+        result.append(BLEAdvertisingWarning(.duplicateSingleValuedType, offset: s.offset))
+      }
+      seen |= mask
+    }
+    return result
+  }
+
+  /// The Flags value of the last Flags structure, if any.
   public var flags: ADFlags? { structure(at: fields.flags)?.flags }
 
   /// The TX Power Level of the last structure of that type, if any and well-formed.

@@ -29,6 +29,7 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
       case truncatedFileHeader, invalidMagic, unsupportedVersion, unsupportedDatalink
       case truncatedRecordHeader, recordLengthExceedsInput, includedLengthExceedsOriginal
       case tooManyPendingAdvertisers
+      case duplicateSingleValuedType
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -93,6 +94,11 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
     /// More advertisers have fragments pending than
     /// ``BLEAdvertisingOptions/maximumPendingAdvertisers`` allows.
     public static let tooManyPendingAdvertisers = Code(.tooManyPendingAdvertisers)
+    /// An AD type that may appear once per block (Flags, Shortened or Complete Local Name,
+    /// TX Power Level, Appearance: Core Specification Supplement Part A §1.2, §1.3, §1.5,
+    /// §1.12) appears again; the offset is the repeated structure's Length octet. Never an
+    /// error: ``AdvertisingDataView/duplicateStructures`` lists them, and the last one wins.
+    public static let duplicateSingleValuedType = Code(.duplicateSingleValuedType)
 
     /// The stable camelCase name of the code, as used in the JSON contract.
     public var name: String {
@@ -123,6 +129,7 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
       case .recordLengthExceedsInput: return "recordLengthExceedsInput"
       case .includedLengthExceedsOriginal: return "includedLengthExceedsOriginal"
       case .tooManyPendingAdvertisers: return "tooManyPendingAdvertisers"
+      case .duplicateSingleValuedType: return "duplicateSingleValuedType"
       }
     }
 
@@ -160,6 +167,8 @@ public struct BLEAdvertisingError: Error, Sendable, Hashable {
       case .includedLengthExceedsOriginal:
         return "a record's included length is larger than its original length"
       case .tooManyPendingAdvertisers: return "too many advertisers have fragments pending"
+      case .duplicateSingleValuedType:
+        return "this AD type may appear only once in a block; it appears again here (the last one is used)"
       }
     }
 

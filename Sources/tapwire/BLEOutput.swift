@@ -50,10 +50,16 @@ enum BLEOutput {
   static func adv(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     do throws(BLEAdvertisingError) {
       let view = try AdvertisingDataView(validating: bytes.span, options: lenient ? .lenient : .strict)
+      // Repeated single-valued structures never fail decoding (the last wins): warnings in
+      // lenient mode; in strict mode, where `warnings` stays empty, notes.
+      let duplicates = view.duplicateStructures.map(warningJSON)
       return .success(
         .object(
           [("ok", .bool(true)), ("format", .string("adv"))] + advertisingFields(view)
-            + [("warnings", .array(view.warnings.map(warningJSON)))]))
+            + [
+              ("warnings", .array(view.warnings.map(warningJSON) + (lenient ? duplicates : []))),
+              ("notes", .array(lenient ? [] : duplicates)),
+            ]))
     } catch {
       return .failure(failure(error))
     }

@@ -32,19 +32,15 @@ struct AdvertisingDataViewFieldsTests {
     return fields
   }
 
-  /// The same values from one walk over the structures: the first Flags, the last
+  /// The same values from one walk over the structures: the last Flags, the last
   /// well-formed TX power and appearance, the last complete name else the last shortened.
   static func walked(_ view: borrowing AdvertisingDataView) -> Fields {
     var fields = Fields()
-    var flagsSeen = false
     var complete: [UInt8]? = nil
     var shortened: [UInt8]? = nil
     var it = view.structures
     while let s = it.next() {
-      if !flagsSeen, let flags = s.flags {
-        fields.flags = flags.rawValue
-        flagsSeen = true
-      }
+      if let flags = s.flags { fields.flags = flags.rawValue }
       if let tx = try? s.txPowerLevel() { fields.txPower = tx }
       if let appearance = try? s.appearance() { fields.appearance = appearance }
       if let name = s.localName() {
@@ -64,8 +60,10 @@ struct AdvertisingDataViewFieldsTests {
   /// (hex, lenient?, flags, tx, appearance, name, complete), hand-checked.
   static let vectors: [(String, Bool, UInt8?, Int8?, UInt16?, String?, Bool?)] = [
     ("", false, nil, nil, nil, nil, nil),
-    // An empty Flags structure reads as no flags; the second Flags is ignored.
-    ("0101 020106", false, 0x00, nil, nil, nil, nil),
+    // An empty Flags structure reads as no flags; the last Flags wins (CSS Part A §1.3 allows
+    // one; BlueZ and Android keep the last).
+    ("0101 020106", false, 0x06, nil, nil, nil, nil),
+    ("020106 0101", false, 0x00, nil, nil, nil, nil),
     // The last well-formed TX power wins; a malformed one after it is skipped.
     ("020a01 020afc 030a0102", false, nil, -4, nil, nil, nil),
     // Appearance: a 1-octet one is malformed, the 2-octet one counts.

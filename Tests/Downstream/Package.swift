@@ -23,6 +23,8 @@ let package = Package(
         .product(name: "NFCReaderPCSC", package: "Tapwire"),
         .product(name: "PN532Simulator", package: "Tapwire"),
         .product(name: "PCSCControl", package: "Tapwire"),
+        .product(name: "RemoteManagement", package: "Tapwire"),
+        .product(name: "RemoteManagementHTTP", package: "Tapwire"),
       ],
       // Only what a dependent would set: Swift 6 mode, no experimental features.
       swiftSettings: [.swiftLanguageMode(.v6)])

@@ -258,6 +258,9 @@ extension PCSCTransportTests {
     // body gets round 1's script again, and the session completes on the card put back.
     let resumeURI = try #require(gone["resumeURI"] as? String)
     #expect(resumeURI == server.url("removed") + "/1")
+    // pcscd notices a removal only when it next polls the reader (PCSCLITE_STATUS_POLL_RATE,
+    // 400 ms): put the card back after that, or pcscd may still hold the removed card.
+    try await Task.sleep(for: .seconds(1.5))
     #expect(try stack.send("insert gp-cm") == "inserted")
     let (again, done) = try Self.admin(server, "removed", stack: stack, ["--resume", resumeURI])
     #expect(again.status == 0, "\(again.stderr)")

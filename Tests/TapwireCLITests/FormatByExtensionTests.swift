@@ -77,3 +77,33 @@ struct FormatByExtensionTests {
     #expect(result.stderr.contains("Flipper Zero NFC file: missingDumpPages"))
   }
 }
+
+/// Repeated single-valued AD structures: decoded in both modes, the last wins; listed as
+/// warnings (lenient) or notes (strict, where `warnings` stays empty).
+@Suite("tapwire decode: duplicate AD structures")
+struct DuplicateADStructureCommandTests {
+  /// Complete Local Name "A" (0), "B" (3), TX Power 0 (6), TX Power 1 (9).
+  static let advertisement = "020941020942020a00020a01"
+
+  @Test func strictListsThemAsNotes() throws {
+    let result = try CLI.run(["decode", "--as", "adv", "--json", Self.advertisement])
+    #expect(result.status == 0)
+    let object = try CLI.object(result.stdout)
+    #expect(object["localName"] as? String == "B")
+    #expect(object["txPower"] as? Int == 1)
+    #expect((object["warnings"] as? [Any])?.isEmpty == true)
+    let notes = try #require(object["notes"] as? [[String: Any]])
+    #expect(notes.map { $0["offset"] as? Int } == [3, 9])
+    #expect(notes.allSatisfy { $0["code"] as? String == "duplicateSingleValuedType" })
+    let tree = try CLI.run(["decode", "--as", "adv", Self.advertisement])
+    #expect(tree.stdout.contains("note: duplicateSingleValuedType at offset 9:"))
+  }
+
+  @Test func lenientListsThemAsWarnings() throws {
+    let result = try CLI.run(["decode", "--as", "adv", "--json", "--lenient", Self.advertisement])
+    let object = try CLI.object(result.stdout)
+    let warnings = try #require(object["warnings"] as? [[String: Any]])
+    #expect(warnings.map { $0["offset"] as? Int } == [3, 9])
+    #expect((object["notes"] as? [Any])?.isEmpty == true)
+  }
+}

@@ -17,6 +17,7 @@ checkNFCReader()
 await checkLibNFCAgainstTheSimulator()
 await checkPCSC()
 checkPCSCControl()
+checkRemoteManagement()
 if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()

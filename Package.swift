@@ -71,7 +71,7 @@ let package = Package(
       dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
-    // forwards the names libdbus's headers use to Debian's folders (see CDBus.h).
+    // forwards the names libdbus's headers use to Debian's folders (see tapwire-cdbus.h).
     .target(name: "CDBus", linkerSettings: [.linkedLibrary("dbus-1")]),
     // BlueZ over D-Bus: the scanner feeding ReaderDiscovery and the link for ReaderConnection;
     // the only module that calls libdbus.

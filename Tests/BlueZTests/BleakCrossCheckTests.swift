@@ -15,7 +15,11 @@ let bleakPython: String? = {
 /// bleak (PyPI; `.ci/install-packages` installs it into `.build/venv`) and the Swift scanner
 /// read the same mock devices at the same time and must agree on addresses, names, RSSI,
 /// manufacturer and service data.
-@Suite(.serialized, .enabled(if: bleakPython != nil || BlueZStack.isRequired))
+///
+/// Run on its own (`TAPWIRE_BLEAK=1 swift test --filter BleakCrossCheck`, a step of `.ci/run`):
+/// with many suites in parallel on a busy machine bleak's scan has come back empty (its
+/// callbacks lag behind the mock's signals), so the full parallel run leaves it out.
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["TAPWIRE_BLEAK"] == "1"))
 struct BleakCrossCheckTests {
   static var python: String? { bleakPython }
 
@@ -32,6 +36,7 @@ struct BleakCrossCheckTests {
 
   @Test func bleakAgreesWithTheScanner() async throws {
     let python = try #require(Self.python, "no .build/venv with bleak (.ci/install-packages makes it)")
+    #expect(BlueZStack.isAvailable, "\(BlueZStack.unavailableReason ?? "")")
     let stack = try BlueZStack()
     defer { stack.stop() }
     try stack.send("adapter hci0")
@@ -45,16 +50,26 @@ struct BleakCrossCheckTests {
     environment["DBUS_SYSTEM_BUS_ADDRESS"] = stack.address
     bleak.environment = environment
     let output = Pipe()
+    let input = Pipe()
     bleak.standardOutput = output
-    bleak.standardError = FileHandle.nullDevice
+    bleak.standardInput = input
+    let errors = Pipe()
+    bleak.standardError = errors
     try bleak.run()
     defer { if bleak.isRunning { kill(bleak.processIdentifier, SIGKILL) } }
     let devices = [
       ("C0:00:00:00:00:21", "TW-0021", -47, "TW000021", "3c"),
       ("C0:00:00:00:00:22", "TW-0022", -71, "TW000022", "0a"),
     ]
+    // Wait until bleak's discovery runs (Python starts slowly on a busy machine).
+    var first = Data()
+    while !String(decoding: first, as: UTF8.self).contains("scanning\n") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      first += chunk
+    }
     let feeder = Task {
-      try await Task.sleep(for: .milliseconds(1500))
+      try await Task.sleep(for: .milliseconds(300))
       for (address, name, rssi, serial, battery) in devices {
         try stack.send("device hci0 \(address) \(name)")
         try stack.send(
@@ -62,18 +77,23 @@ struct BleakCrossCheckTests {
         )
       }
     }
-    let updates = try await collect(BlueZScanner(busAddress: stack.address), seconds: 6) { seen in
-      Set(
-        seen.filter { $0.report.advertising.serviceData(for: BluetoothUUID(uuid16: 0x180F)) != nil }.map(
-          \.report.address)
-      )
-      .count == 2
+    // The Swift scanner runs until bleak is done: its StopDiscovery must not end bleak's scan.
+    let bleakDone = Flag()
+    let swiftScan = Task {
+      try await collect(BlueZScanner(busAddress: stack.address), seconds: 30) { _ in bleakDone.isSet }
     }
     try await feeder.value
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    // Let both see the last updates, then end bleak's scan and wait for its report.
+    try await Task.sleep(for: .seconds(1))
+    try input.fileHandleForWriting.close()
+    let data = first + output.fileHandleForReading.readDataToEndOfFile()
     bleak.waitUntilExit()
+    bleakDone.set()
+    // One more update so the Swift scanner's loop checks the flag.
+    try stack.send("set hci0 C0:00:00:00:00:21 {\"RSSI\": -47}")
+    let updates = try await swiftScan.value
     var fromBleak: Set<Seen> = []
-    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("{") {
       guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
         continue
       }
@@ -101,7 +121,23 @@ struct BleakCrossCheckTests {
           address: report.address.description, name: adv.localName, rssi: report.rssi.map(Int.init),
           manufacturerData: makers, serviceData: services)
       })
-    #expect(fromBleak.count == 2)
+    let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(fromBleak.count == 2, "bleak said: \(String(decoding: data, as: UTF8.self)) \(log.suffix(600))")
     #expect(fromBleak == fromSwift)
+  }
+}
+
+final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+  func set() {
+    lock.lock()
+    value = true
+    lock.unlock()
   }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Forwards dbus-arch-deps.h to the multiarch folder Debian installs it in (see CDBus.h).
-#if __has_include("/usr/lib/x86_64-linux-gnu/dbus-1.0/include/dbus/dbus-arch-deps.h")
+// Forwards dbus-arch-deps.h to the multiarch folder Debian installs it in (see tapwire-cdbus.h).
+#ifndef DBUS_INSIDE_DBUS_H
+#include <dbus/dbus.h>
+#elif __has_include("/usr/lib/x86_64-linux-gnu/dbus-1.0/include/dbus/dbus-arch-deps.h")
 #include "/usr/lib/x86_64-linux-gnu/dbus-1.0/include/dbus/dbus-arch-deps.h"
 #elif __has_include("/usr/lib/aarch64-linux-gnu/dbus-1.0/include/dbus/dbus-arch-deps.h")
 #include "/usr/lib/aarch64-linux-gnu/dbus-1.0/include/dbus/dbus-arch-deps.h"

@@ -25,6 +25,8 @@ let package = Package(
         .product(name: "PCSCControl", package: "Tapwire"),
         .product(name: "RemoteManagement", package: "Tapwire"),
         .product(name: "RemoteManagementHTTP", package: "Tapwire"),
+        .product(name: "ReaderConnection", package: "Tapwire"),
+        .product(name: "BlueZ", package: "Tapwire"),
       ],
       // Only what a dependent would set: Swift 6 mode, no experimental features.
       swiftSettings: [.swiftLanguageMode(.v6)])

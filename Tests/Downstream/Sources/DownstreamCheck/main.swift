@@ -18,6 +18,8 @@ await checkLibNFCAgainstTheSimulator()
 await checkPCSC()
 checkPCSCControl()
 checkRemoteManagement()
+checkReaderConnection()
+await checkBlueZ()
 if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()

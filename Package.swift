@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 /// Settings every Tapwire target shares: Swift 6 mode and non-escapable views.

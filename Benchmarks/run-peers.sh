@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Side-by-side: Tapwire and the peer libraries (nfcpy's ndeflib, Home Assistant's
 # bluetooth-data-tools, from PyPI in a virtual environment under .build/) on the same inputs,
 # then Tapwire's distance from the C header-walk limit reference.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds every fuzz target with libFuzzer and AddressSanitizer and runs each for SECONDS on
 # its seed corpus and dictionary; prints execs/s, coverage and features per target.
 # Exits non-zero when any target crashes, leaks, times out, is slow or breaks its oracle; the

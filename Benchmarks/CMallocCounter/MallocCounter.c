@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interposes the C allocator to count heap allocations: defining these symbols in the
 // executable makes every caller (the Swift runtime included) use them. Each forwards to
 // glibc's internal entry point and bumps a counter of the calling thread. The counter is

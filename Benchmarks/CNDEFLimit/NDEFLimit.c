@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CNDEFLimit.h"
 
 size_t tapwire_ndef_header_walk(const uint8_t *bytes, size_t count) {

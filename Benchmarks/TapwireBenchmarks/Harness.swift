@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // The downstream package (Benchmarks/Downstream) builds this file too, where the counter's

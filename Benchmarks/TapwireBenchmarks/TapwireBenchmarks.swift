@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `swift run -c release TapwireBenchmarks [--filter NAME] [--json] [--samples N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Times Tapwire and the peer libraries on the same inputs, interleaved, and prints JSON.
 
 usage: peers.py ROOT TAPWIRE_BENCHMARKS_BINARY [ROUNDS [MIXED_CORPUS_DIR]]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target for Corpus/capdu: see CommandAPDUOracle in FuzzOracles for what it checks.
 import FuzzOracles
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NDEF message fuzz target: strict and lenient decoding, owned model and encoder oracles.
 import FuzzOracles
 

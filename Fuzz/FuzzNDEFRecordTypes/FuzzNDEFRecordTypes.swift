@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target for Corpus/ndefrecord: see NDEFRecordTypeOracle in FuzzOracles.
 import FuzzOracles
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
 
 /// AD structures: strict success implies lenient success with no warnings; the owned model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Replays corpus files through an oracle: the fuzz targets' non-fuzzing mode and the

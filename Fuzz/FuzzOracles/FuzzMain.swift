@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The oracle the running fuzz target checks (libFuzzer's C callback cannot capture it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if FUZZING
   /// libFuzzer's driver entry point (compiler-rt `FuzzerInterface.h`), present in binaries
   /// linked with `-sanitize=fuzzer`.

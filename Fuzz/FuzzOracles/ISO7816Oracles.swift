@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISO7816
 
 /// Command APDUs: a decoded APDU re-encodes (shortest form) to bytes that decode to the same

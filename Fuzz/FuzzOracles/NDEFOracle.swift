@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NDEF
 
 /// The NDEF fuzz oracle: strict and lenient decoding, the owned model and the encoder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A broken oracle: what a fuzz target found that must not happen.
 public struct OracleFailure: Error, CustomStringConvertible, Sendable {
   /// What was violated.

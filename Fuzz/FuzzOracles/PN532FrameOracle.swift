@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PN532Simulator
 
 /// The PN532 host-link frame parser of the simulator (PN532 user manual §6.2.1). Checks,

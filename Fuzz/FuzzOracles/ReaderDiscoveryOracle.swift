@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
 
 /// The reader-selection engine fed with a fuzzed sequence of reports, clock steps and

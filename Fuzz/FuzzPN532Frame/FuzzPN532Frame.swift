@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PN532 frame parser fuzz target: read-boundary independence and re-framing oracles.
 import FuzzOracles
 

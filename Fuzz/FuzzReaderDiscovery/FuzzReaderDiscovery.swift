@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reader-selection engine fuzz target: fuzzed report sequences, mode and stickiness oracles.
 import FuzzOracles
 

@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: Apache-2.0
 # Builds Tapwire's fuzz targets the way OSS-Fuzz builds Swift projects: inside the
 # base-builder-swift image `precompile_swift` sets SWIFTFLAGS (sanitizer, static stdlib,
 # -parse-as-library); each target lands in $OUT as <Name>Fuzzer with its seed corpus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Flags AD data (Core Specification Supplement Part A §1.3).
 public struct ADFlags: OptionSet, Sendable, Hashable {
   /// The Flags octet.

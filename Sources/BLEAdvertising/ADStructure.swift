@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An owned AD structure: an AD type and its data (Core Vol 3 Part C §11).

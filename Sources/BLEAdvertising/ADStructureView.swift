@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One AD structure: a Length octet, an AD type octet and `Length - 1` data octets

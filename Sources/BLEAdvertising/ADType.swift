@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The AD type octet of an AD structure (Bluetooth Assigned Numbers §2.3 "Common Data
 /// Types", formats in Core Specification Supplement Part A).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The typed value of one AD structure, owned (Core Specification Supplement Part A §1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The most octets of advertising data a PDU (or chain of PDUs) may carry.
 public struct AdvertisingBudget: Sendable, Hashable {
   /// The budget in octets.

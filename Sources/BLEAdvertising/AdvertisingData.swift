@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Owned advertising data: an ordered list of AD structures, with the values scanners

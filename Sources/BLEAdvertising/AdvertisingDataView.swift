@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Validated advertising data, scan response data or EIR data over the caller's bytes: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A Bluetooth advertising, HCI or btsnoop decoding or encoding failure: the rule broken
 /// and the absolute byte offset of the first offending byte.
 ///

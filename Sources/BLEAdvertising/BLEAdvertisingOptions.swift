@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How advertising data, HCI events and btsnoop files are validated, and the bounds on
 /// the state decoding may build up.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The advertising reports of a btsnoop capture, as a stream: each LE Advertising Report

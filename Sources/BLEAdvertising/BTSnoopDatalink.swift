@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The datalink type of a btsnoop file (btsnoop format version 1, as written by
 /// Symbian, Android, BlueZ `btmon -w` and read by Wireshark).
 public struct BTSnoopDatalink: RawRepresentable, Sendable, Hashable {

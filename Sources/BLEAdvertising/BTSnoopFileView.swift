@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A validated btsnoop capture over the caller's bytes: the 16-octet header

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An owned btsnoop packet record.
 public struct BTSnoopRecord: Sendable, Hashable {
   /// The record flags (see ``BTSnoopRecordView/flags``).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A 48-bit Bluetooth device address (Core Vol 2 Part B §1.2, Vol 6 Part B §1.3).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The type of a device address as HCI reports it (Core Vol 4 Part E §7.7.65.2, .13).
 public struct BluetoothAddressType: RawRepresentable, Sendable, Hashable {
   /// The Address_Type octet.

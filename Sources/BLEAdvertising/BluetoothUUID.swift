@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Bluetooth UUID: a 128-bit UUID, of which 16- and 32-bit UUIDs are shorthands on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A company identifier (Bluetooth Assigned Numbers §7.1), as carried by Manufacturer
 /// Specific Data.
 public struct CompanyIdentifier: RawRepresentable, Sendable, Hashable, Comparable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A reader found by ``ReaderDiscovery``: what is known about it at one moment.
 public struct DiscoveredReader: Sendable, Hashable {
   /// The serial number, from the matching profile's ``ReaderProfile/serial`` field.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What ``ReaderDiscovery`` tells its caller.
 public enum DiscoveryEvent: Sendable, Hashable {
   /// Scan mode: the list of readers changed (one appeared, one went silent, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An Eddystone frame, carried in Service Data for the 16-bit UUID 0xFEAA (Google's

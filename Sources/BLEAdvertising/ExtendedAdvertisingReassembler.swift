@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Reassembles extended advertising data sent in several LE Extended Advertising Report

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One advertising report of an LE Advertising Report or LE Extended Advertising Report
 /// event (Core Vol 4 Part E §7.7.65.2, §7.7.65.13), a view.
 ///

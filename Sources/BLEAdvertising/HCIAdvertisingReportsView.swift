@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The advertising reports of one HCI LE Advertising Report or LE Extended Advertising

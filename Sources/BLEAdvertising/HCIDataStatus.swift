@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The data status of an extended advertising report (Core Vol 4 Part E §7.7.65.13,
 /// Event_Type bits 5-6).
 public struct HCIDataStatus: RawRepresentable, Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One HCI event packet over the caller's bytes: Event_Code, Parameter_Total_Length and

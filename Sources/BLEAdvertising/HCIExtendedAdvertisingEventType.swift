@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Event_Type bits of an LE Extended Advertising Report (Core Vol 4 Part E
 /// §7.7.65.13).
 public struct HCIExtendedAdvertisingEventType: OptionSet, Sendable, Hashable {

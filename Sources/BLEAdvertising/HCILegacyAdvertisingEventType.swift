@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Event_Type of an LE Advertising Report (legacy, Core Vol 4 Part E §7.7.65.2).
 public struct HCILegacyAdvertisingEventType: RawRepresentable, Sendable, Hashable {
   /// The Event_Type octet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The Apple iBeacon layout carried in Manufacturer Specific Data: company 0x004C, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A PHY as extended reports name it (Core Vol 4 Part E §7.7.65.13).
 public struct LEPHY: RawRepresentable, Sendable, Hashable {
   /// The PHY octet.

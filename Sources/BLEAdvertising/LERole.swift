@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The LE Role AD data (Core Specification Supplement Part A §1.17).
 public struct LERole: RawRepresentable, Sendable, Hashable {
   /// The LE Role octet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Owned Manufacturer Specific Data: a company identifier and its data (CSS Part A §1.4).
 public struct ManufacturerData: Sendable, Hashable {
   /// The company identifier.

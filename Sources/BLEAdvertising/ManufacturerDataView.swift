@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Manufacturer Specific Data (CSS Part A §1.4): a company identifier and the data that
 /// follows it, a view.
 public struct ManufacturerDataView: ~Escapable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A sans-IO reader discovery engine: fed timestamped advertising reports (from HCI, a
 /// btsnoop capture or a platform scanner), it keeps track of the readers that match its
 /// profiles and emits ``DiscoveryEvent``s. It never reads a clock or touches a radio:

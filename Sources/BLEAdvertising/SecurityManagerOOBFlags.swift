@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The Security Manager Out of Band Flags AD data (Core Specification Supplement Part A
 /// §1.7).
 public struct SecurityManagerOOBFlags: OptionSet, Sendable, Hashable {

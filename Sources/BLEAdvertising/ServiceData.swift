@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Owned Service Data: a service UUID and its data (CSS Part A §1.11).
 public struct ServiceData: Sendable, Hashable {
   /// The service UUID.

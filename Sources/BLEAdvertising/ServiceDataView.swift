@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Service Data (CSS Part A §1.11): a service UUID and the data that follows, a view.
 public struct ServiceDataView: ~Escapable {
   /// The service UUID.

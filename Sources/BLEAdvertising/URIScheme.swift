@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The URI scheme name string mapping of the URI AD type (Core Specification Supplement
 /// Part A §1.18; Bluetooth Assigned Numbers §2.7 "URI Schemes").
 ///

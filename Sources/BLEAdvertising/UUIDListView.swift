@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A list of service class or solicitation UUIDs (CSS Part A §1.1, §1.10), a view.
 public struct UUIDListView: ~Escapable {
   /// The list's octets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libnfc 1.8 public API (Debian libnfc-dev), imported by NFCReaderLibNFC only.
 //
 // No pkg-config: the header is on the default include path and the module map links

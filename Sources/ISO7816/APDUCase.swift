@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The seven command APDU cases of ISO/IEC 7816-4:2013 §5.1 (Table 1): which of the Lc/data
 /// and Le fields are present, and whether the length fields are short or extended.
 public struct APDUCase: RawRepresentable, Sendable, Hashable {

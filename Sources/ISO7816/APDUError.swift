@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A failure of ISO 7816-4 APDU, BER-TLV, SIMPLE-TLV, GlobalPlatform or script processing: what
 /// rule was broken and where.
 ///

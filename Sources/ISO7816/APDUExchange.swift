@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The transport-level exchange of one command APDU, without I/O: it says which bytes to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A failure of an exchange over a caller's transport: the transport's own error, or a
 /// protocol error from this module.
 public enum APDUExchangeError<TransportFailure: Error>: Error {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which transport-level behaviours an ``APDUExchange`` applies, and its bounds
 /// (ISO/IEC 7816-4:2013 §5.1, §5.1.1.1, §7.6.1; ISO/IEC 7816-3 for the T=0 origin of 61XX and 6CXX).
 ///

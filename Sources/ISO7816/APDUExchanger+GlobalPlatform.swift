@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if !hasFeature(Embedded)
   extension APDUExchanger {
     /// Reads a whole part of the GlobalPlatform registry with GET STATUS (Card Specification

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if !hasFeature(Embedded)
   /// Sends command APDUs over a caller's transport with the transport-level behaviours of
   /// ``APDUExchangeOptions`` (GET RESPONSE on 61XX, resend on 6CXX, chaining, extended

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if !hasFeature(Embedded)
   /// An asynchronous way to send a command APDU and receive its response: the caller's link
   /// to the card (a reader, an NFC session, a secure element API, a simulated card).

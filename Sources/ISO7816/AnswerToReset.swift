@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A card's answer to reset (ATR, ISO/IEC 7816-3:2006 §8): the initial character TS, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An application identifier (AID): 5 to 16 bytes, a registered application provider
 /// identifier (RID, 5 bytes) and an optional proprietary extension (PIX)
 /// (ISO/IEC 7816-5; ISO/IEC 7816-4:2013 §8.2.1.2).

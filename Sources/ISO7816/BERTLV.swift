@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An owned BER-TLV data object, for building and encoding (ISO/IEC 7816-4:2013 §5.2.2).

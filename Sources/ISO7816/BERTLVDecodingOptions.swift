@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How BER-TLV input is validated and how far decoding may go (ISO/IEC 7816-4:2013 §5.2).
 public struct BERTLVDecodingOptions: Sendable, Hashable {
   /// How deep constructed objects may nest: top-level objects are at depth 1, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The tag and length fields of one BER-TLV object, read from a cursor

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One BER-TLV data object inside validated input: a view, never a copy

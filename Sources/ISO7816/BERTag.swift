@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A BER-TLV tag field of one to four bytes (ISO/IEC 7816-4:2013 §5.2.2.1, ISO/IEC 8825-1
 /// §8.1.2, EMV Book 3 Annex B1), held as its bytes big-endian: tag `9F 7F` is `0x9F7F`.
 public struct BERTag: RawRepresentable, Sendable, Hashable {

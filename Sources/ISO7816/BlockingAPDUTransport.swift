@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A synchronous way to send a command APDU and receive the response, for callers without
 /// Swift concurrency (Embedded Swift on microcontrollers).
 public protocol BlockingAPDUTransport {

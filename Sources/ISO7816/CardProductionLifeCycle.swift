@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Card Production Life Cycle data (CPLC), the 42-byte value of tag `9F7F` returned by GET

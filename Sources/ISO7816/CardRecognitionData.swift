@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// GlobalPlatform card recognition data: the value of GET DATA `0066` (Card Specification

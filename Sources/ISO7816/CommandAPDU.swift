@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An owned command APDU, for building and encoding (ISO/IEC 7816-4:2013 §5.1).

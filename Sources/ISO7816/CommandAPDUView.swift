@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A validated command APDU over the caller's bytes, without copying (ISO/IEC 7816-4:2013

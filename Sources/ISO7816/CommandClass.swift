@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The class byte CLA of a command APDU, decoded (ISO/IEC 7816-4:2013 §5.1.1, Tables 2 and 3).
 ///
 /// Interindustry classes come in two codings: the *first* (`000x xxxx`: chaining bit b5,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The file control information returned by SELECT (ISO/IEC 7816-4:2013 §5.3.3; for a

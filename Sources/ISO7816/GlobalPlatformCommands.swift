@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Builders for the GlobalPlatform card content management commands (Card Specification
 /// 2.3 §11), as plain command APDUs: a secure channel, if any, is the transport's business.
 ///

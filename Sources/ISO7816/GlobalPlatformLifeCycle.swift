@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A life cycle state byte from the GlobalPlatform registry (Card Specification 2.3
 /// §11.1.1, Tables 11-3 to 11-6). The same value names different states for the card, a
 /// load file, an application and a security domain, so ``name(for:)`` takes the kind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The three privilege bytes of an application or security domain (GlobalPlatform Card
 /// Specification 2.3 §11.1.2, Table 11-7), first byte in the high bits: `0x80_00_00` is
 /// Security Domain.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One entry of a GET STATUS response in the TLV format: the `E3` template of GlobalPlatform

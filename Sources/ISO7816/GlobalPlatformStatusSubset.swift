@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// P1 of GET STATUS: which part of the GlobalPlatform registry to report (Card
 /// Specification 2.3 §11.4.2.1, Table 11-34).
 public struct GlobalPlatformStatusSubset: RawRepresentable, Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The instruction byte INS of a command APDU (ISO/IEC 7816-4:2013 §5.1.2, Table 4, and
 /// GlobalPlatform Card Specification 2.3 §11, Table 11-2).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Reading and writing the scripting templates of ETSI TS 102 226 §5.2 (expanded format):

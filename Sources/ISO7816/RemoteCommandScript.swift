@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A command scripting template of ETSI TS 102 226 §5.2.1 (expanded format): the batch of

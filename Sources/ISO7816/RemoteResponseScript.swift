@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A response scripting template of ETSI TS 102 226 §5.2.2 (expanded format): what the

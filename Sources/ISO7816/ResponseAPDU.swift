@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An owned response APDU: data and status word (ISO/IEC 7816-4:2013 §5.1, §5.1.3).

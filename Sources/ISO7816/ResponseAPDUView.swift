@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A response APDU over the caller's bytes: the data field and the trailer SW1-SW2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An applet-update script: steps run in order, each checked before the next.
 public struct Script: Sendable, Hashable {
   /// The steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a script run stands: step *i* of *n*, for a progress display.
 public struct ScriptProgress: Sendable, Hashable {
   /// Steps finished so far (1 after the first response was checked).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The outcome of a script run.
 public struct ScriptResult: Sendable, Hashable {
   /// The final response of every executed step, the failing one included.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A script run without I/O: it hands out the bytes to send, digests the responses through

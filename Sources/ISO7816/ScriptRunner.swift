@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if !hasFeature(Embedded)
   /// Runs applet-update scripts over a caller's transport, step by step, stopping at the
   /// first unexpected response (see ``ScriptRun`` for the logic without I/O).

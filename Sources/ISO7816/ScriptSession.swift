@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if !hasFeature(Embedded)
   /// A remote applet-update session over several round trips (ETSI TS 102 226 expanded
   /// format): the server sends a command scripting template, the session runs it and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The state of a ``ScriptSession``: accepting batches or finished.
 public struct ScriptSessionState: RawRepresentable, Sendable, Hashable {
   /// 0 active, 1 finished.

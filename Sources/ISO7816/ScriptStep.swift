@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One step of an applet-update script: a command APDU and what its response must be.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One SIMPLE-TLV data object inside validated input: a view (ISO/IEC 7816-4:2013 §5.2.1).

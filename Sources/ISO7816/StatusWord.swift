@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The status word SW1-SW2 that ends every response APDU (ISO/IEC 7816-4:2013 §5.1.3,
 /// Tables 5 and 6).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An expected status word: a value and a mask, so `61XX` or `63CX` match a family
 /// (the `-> SW` expectations of an applet-update script).
 public struct StatusWordPattern: Sendable, Hashable {

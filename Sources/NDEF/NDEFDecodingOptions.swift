@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How an NDEF message is validated and how far decoding may go.
 public struct NDEFDecodingOptions: Sendable, Hashable {
   /// Whether every NDEF 1.0 rule is enforced (`false`) or the rules that tags in the field

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An NDEF decoding or encoding failure: what rule was broken and where.
 ///
 /// Decoding errors carry the absolute byte offset of the first offending byte (the header

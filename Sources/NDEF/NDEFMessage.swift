@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An owned NDEF message: an ordered list of records (NFC Forum NDEF 1.0, §2.3).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A validated NDEF message over the caller's bytes (NFC Forum NDEF 1.0, §2 and §3).

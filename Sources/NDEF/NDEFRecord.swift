@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An owned NDEF record, for building and editing (NFC Forum NDEF 1.0, §3.2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The first octet of an NDEF record: MB, ME, CF, SR, IL and TNF (NFC Forum NDEF 1.0, §3.2).
 public struct NDEFRecordHeader: RawRepresentable, Sendable, Hashable, BitwiseCopyable {
   /// The header octet as it stands on the wire.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// One logical NDEF record inside a validated message: a view, never a copy

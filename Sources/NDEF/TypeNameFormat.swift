@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The 3-bit Type Name Format of an NDEF record (NFC Forum NDEF 1.0, §3.2.6).
 ///
 /// A `RawRepresentable` struct rather than an enum so that every 3-bit value can be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// One session per device at a time: sessions wait here, first in first out, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An error of a reader, a transport or a session: a transport-agnostic ``Code``, a
 /// sentence, and the transport's own code when there is one (for libnfc, `NFC_E...`).
 public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {

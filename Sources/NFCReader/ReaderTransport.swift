@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A way to reach one reader device (libnfc, a simulator, a test double). Sessions use a
 /// transport to claim the device and a ``ReaderConnection`` to look for tags.
 public protocol ReaderTransport: Sendable {

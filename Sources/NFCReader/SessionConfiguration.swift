@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether a session ends after its first successful read.
 public enum ReadMode: Sendable, Hashable {
   /// End with ``SessionEnding/firstTagRead`` after the first successful read.

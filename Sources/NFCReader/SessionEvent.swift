@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a session ended. Every session ends exactly once.
 public enum SessionEnding: Sendable, Hashable {
   /// The session was created to end after one read, and a tag was read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Two bytes as four hexadecimal digits, for messages.
 func hexPair(_ a: UInt8, _ b: UInt8) -> String {
   let digits = Array("0123456789ABCDEF")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCReader
 
 /// A libnfc 1.8 error code (`nfc.h`, `NFC_E...`), negative as libnfc returns it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCReader
 
 /// The modulation (and bit rate) a target was found with.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCReader
 
 /// Reader sessions over libnfc: a device by connection string, or the first one found.

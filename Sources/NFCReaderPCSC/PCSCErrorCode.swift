@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCReader
 
 /// A PC/SC return code (pcsc-lite `pcsclite.h`, the `SCARD_S_`, `SCARD_E_`, `SCARD_F_`, `SCARD_W_`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The state of a PC/SC reader as `SCardGetStatusChange` reports it (PC/SC part 5
 /// §3.1.13; pcsc-lite `SCARD_STATE_...`): flags and, with a card present, its ATR.
 public struct PCSCReaderState: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a tag memory image is validated (NFC Forum T1T 1.2, T2T 1.0, T3T 1.0, T5T 1.0).
 public struct TagDecodingOptions: Sendable, Hashable {
   /// Whether every rule is enforced (`false`) or the faults common on tags in the field are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The value of a Lock Control TLV: where the dynamic lock bits are and what each locks
 /// (T1T 1.2 §2.3.2, T2T 1.0 §2.3.2).
 public struct TagLockControl: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A run of tag memory that is not part of the TLV data: lock bytes or reserved bytes
 /// (T1T 1.2 §2.2, T2T 1.0 §2.2), skipped when the data area is read and written.
 public struct TagMemoryArea: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The value of a Memory Control TLV: where reserved bytes are (T1T 1.2 §2.3.3,
 /// T2T 1.0 §2.3.3).
 public struct TagMemoryControl: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The data area of a tag image and the lock and reserved areas inside and around it,
 /// kept inline so that reading never allocates (T1T 1.2 §2.2, T2T 1.0 §2.2, T5T 1.0 §4).
 ///

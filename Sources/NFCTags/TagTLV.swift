@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One TLV block found in a tag's data area, with absolute offsets into the image
 /// (T2T 1.0 §2.3: a 1-byte length 0x00...0xFE, or 0xFF and a 2-byte big-endian length).
 public struct TagTLV: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Reads TLV blocks one by one from a tag's data area, skipping lock and reserved areas

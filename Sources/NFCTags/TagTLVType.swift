@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The T field of a TLV block in the data area of Type 1, 2 and 5 tags
 /// (T1T 1.2 §2.3, T2T 1.0 §2.3, T5T 1.0 §4.3).
 public struct TagTLVType: RawRepresentable, Sendable, Hashable {

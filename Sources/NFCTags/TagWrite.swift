@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One block (or page) write: the bytes of a whole block at a block number.
 public struct TagWrite: Sendable, Hashable {
   /// The block (T1T 8-byte block, T2T page, T3T block, T5T block) number.

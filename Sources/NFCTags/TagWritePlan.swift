@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An ordered list of block writes that puts a message into a tag and is safe against
 /// tearing: the NDEF length is set to 0 first, then the body is written, then the real
 /// length, so a write cut at any step reads back as an empty message or the whole new one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The capability container of a Type 1 tag: block 1, bytes 8-11 of the image
 /// (T1T 1.2 §2.2.1).
 public struct Type1CapabilityContainer: Sendable, Hashable {

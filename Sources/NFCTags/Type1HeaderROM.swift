@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The header ROM of a Type 1 tag, HR0 and HR1, returned by RID and RALL before the
 /// memory (T1T 1.2 §2.1, Digital Protocol §9.6).
 public struct Type1HeaderROM: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writing and formatting Type 1 tag images (T1T 1.2 §6).
 public enum Type1Tag {
   /// The block size of dynamic tags: 8 bytes, written with WRITE-E8 (T1T §5.2).

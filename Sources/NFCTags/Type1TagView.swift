@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Type 1 tag (Topaz/Jewel) memory image, static or dynamic, validated without copying

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The capability container of a Type 2 tag: page 3, bytes 12-15 of the image
 /// (T2T 1.0 §6.1).
 public struct Type2CapabilityContainer: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A Type 2 tag product as it ships: memory size, capability container, dynamic lock and
 /// configuration page locations, and whether its TLV area starts with a Lock Control TLV
 /// (NXP MF0ICU1, MF0ICU2, MF0ULX1 and NTAG210/212/213/215/216 data sheets, §8.5).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The Attribute Information Block of a Type 3 tag: block 0 of the NDEF system (system

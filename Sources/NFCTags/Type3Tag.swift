@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writing and formatting Type 3 tag images (T3T 1.0 §7.4).
 public enum Type3Tag {
   /// A blank formatted image of `blockCount` blocks: the AIB (Nmaxb = blockCount − 1,

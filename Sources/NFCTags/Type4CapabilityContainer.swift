@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The CC file of a Type 4 tag: CCLEN, mapping version, MLe, MLc and the NDEF File

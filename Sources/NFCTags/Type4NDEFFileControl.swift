@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The NDEF File Control TLV (T = 0x04, L = 6) or Extended NDEF File Control TLV
 /// (T = 0x06, L = 8) of a Type 4 tag's CC file (T4T 3.0 §5.1.2, §5.1.3).
 public struct Type4NDEFFileControl: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A step of the Type 4 tag NDEF procedures, named in errors (T4T 3.0 §5.4-§5.5).
 public struct Type4Step: RawRepresentable, Sendable, Hashable {
   /// The step number.

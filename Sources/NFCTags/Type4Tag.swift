@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Constants of the Type 4 tag NDEF mapping (T4T 3.0 §5).
 public enum Type4Tag {
   /// D2760000850101: the NDEF Tag Application of mappings 2.0 and 3.0 (§5.3.1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISO7816
 
 /// A simulated Type 4 tag: a small in-memory ISO-DEP file system that answers SELECT,

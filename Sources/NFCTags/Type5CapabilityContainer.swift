@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The capability container of a Type 5 tag: block 0 (4 bytes) or blocks 0-1 (8 bytes)
 /// (T5T 1.0 §4.3.1).
 public struct Type5CapabilityContainer: Sendable, Hashable {

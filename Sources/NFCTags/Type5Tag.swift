@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writing and formatting Type 5 tag images (T5T 1.0 §7).
 public enum Type5Tag {
   /// A blank formatted image of `memorySize` bytes: a 4-byte CC (8-byte when MLEN would

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Type 5 tag (ISO/IEC 15693, NFC-V) memory image, validated without copying

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A bounds-checked cursor over borrowed bytes.
 ///
 /// Every read either succeeds completely or returns `nil` and leaves the cursor where it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Small operations on borrowed bytes that every codec needs.
 extension RawSpan {
   /// The byte at `offset`, or `nil` when `offset` is outside the span.

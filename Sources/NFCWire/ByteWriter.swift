@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writing into a caller-owned `OutputSpan<UInt8>`.
 ///
 /// Encoders compute their exact size first and throw their module's "buffer too small"

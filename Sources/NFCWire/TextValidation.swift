@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Unicode validation over borrowed bytes, reporting where the first bad byte stands.
 ///
 /// The type is `public` only so that inlinable decoders in other modules can call its

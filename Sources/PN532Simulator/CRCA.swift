@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// CRC_A of ISO/IEC 14443-3 (6.2.4, Annex B): initial value 0x6363, reflected polynomial
 /// x^16 + x^12 + x^5 + 1, transmitted least significant byte first.
 public func crcA(_ bytes: some Sequence<UInt8>) -> [UInt8] {

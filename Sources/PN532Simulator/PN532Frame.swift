@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// PN532 host-link framing (PN532 user manual 6.2.1): `00 00 FF LEN LCS TFI DATA DCS 00`,
 /// extended frames `00 00 FF FF FF LENM LENL LCS TFI DATA DCS 00`, ACK `00 00 FF 00 FF 00`
 /// and NACK `00 00 FF FF 00 00`.

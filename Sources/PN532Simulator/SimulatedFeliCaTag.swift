@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A FeliCa tag formatted as an NFC Forum Type 3 tag: polling (system code 12FC), and
 /// Check (0x06) / Update (0x08) without encryption on the NDEF services 000B (read) and
 /// 0009 (write) (NFC Forum T3T 1.0 sections 5 and 6; JIS X 6319-4 commands).

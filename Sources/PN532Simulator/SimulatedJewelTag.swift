@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An NFC Forum Type 1 tag: a Topaz 96 (120 bytes of static memory, blocks 0-E of 8
 /// bytes) or a Topaz 512 (dynamic memory, 64 blocks), answering the commands as libnfc
 /// 1.8 sends them through InDataExchange (its `utils/jewel.h`): RID, RALL, READ, WRITE-E

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A tag the simulator can put in its field.
 public enum SimulatedTag: Sendable {
   /// An NFC Forum Type 2 tag.

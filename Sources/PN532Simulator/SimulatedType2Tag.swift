@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An NFC Forum Type 2 tag product: memory size, GET_VERSION answer and default
 /// capability container (NXP NTAG213/215/216 data sheet 8.5 and 10.1; MF0ICU1 7.5).
 public struct Type2Product: Sendable, Hashable {

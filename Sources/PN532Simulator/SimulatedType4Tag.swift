@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A small ISO/IEC 7816-4 file system behind one application: SELECT (by name and by file
 /// identifier), READ BINARY and UPDATE BINARY on transparent files, as the NFC Forum Type 4
 /// Tag NDEF procedure uses them (T4T 2.0 section 5).

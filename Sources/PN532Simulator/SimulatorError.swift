@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An error of the simulator itself (not of the simulated reader or tag).
 public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.

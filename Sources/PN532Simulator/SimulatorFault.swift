@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A fault the simulator injects into the next exchanges with the tag.
 public enum SimulatorFault: Sendable, Hashable {
   /// The next `count` InDataExchange/InCommunicateThru commands are acknowledged but never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISO7816
 
 /// A card that behaves like a GlobalPlatform card as far as the transport layer sees it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `tapwire decode DIR`: every file in a directory (not its subdirectories, not hidden

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON value with ordered object keys, so output follows the contract's field order.
 enum JSON {
   case null

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NDEF
 
 /// Scalar JSON values as text for the human tree, and notes on some of them.

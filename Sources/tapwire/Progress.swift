@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A one-line progress display on standard error (`[  12/200] name`), redrawn in place with

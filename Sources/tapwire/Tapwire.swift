@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The `tapwire` command: decode NFC, smart-card and BLE wire formats.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// ANSI colour for the human tree and error lines, only on a terminal: never when the

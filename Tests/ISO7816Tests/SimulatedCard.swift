@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ISO7816
 
 /// A card simulated in memory: assembles chains, answers through a handler, and can split

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef TAPWIRE_MALLOC_COUNTER_H
 #define TAPWIRE_MALLOC_COUNTER_H
 #include <stdint.h>

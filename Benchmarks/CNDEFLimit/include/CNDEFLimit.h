@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef TAPWIRE_NDEF_LIMIT_H
 #define TAPWIRE_NDEF_LIMIT_H
 #include <stddef.h>

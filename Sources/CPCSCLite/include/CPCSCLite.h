@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pcsc-lite 1.9 public API (Debian libpcsclite-dev), imported by NFCReaderPCSC only.
 //
 // No pkg-config: pcsc-lite's headers live in /usr/include/PCSC and include each other by bare

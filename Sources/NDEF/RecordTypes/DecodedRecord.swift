@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A record whose type Tapwire has no decoder for, or a media, external or absolute-URI

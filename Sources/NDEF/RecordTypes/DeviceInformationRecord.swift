@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Device Information payload (well-known type `Di`, NFC Forum Device Information RTD

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Which Connection Handover record a payload belongs to (Connection Handover 1.5, §6).

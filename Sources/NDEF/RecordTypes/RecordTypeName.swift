@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// Syntax checks of record TYPE fields by TNF: well-known and external type names

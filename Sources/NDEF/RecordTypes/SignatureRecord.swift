@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Signature record payload (well-known type `Sig`, NFC Forum Signature RTD 2.0 §3.3),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The Smart Poster action (RTD Smart Poster 1.0 §3.3.3, record type `act`).

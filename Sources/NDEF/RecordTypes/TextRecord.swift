@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// The text encoding of a Text record (RTD Text 1.0, §3.2.1, status bit 7).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// An NFC Forum URI record payload (well-known type `U`, RTD URI 1.0 §3), as a view.

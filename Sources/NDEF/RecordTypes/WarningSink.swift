@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Collects lenient-mode warnings, or throws the first broken rule in strict mode.
 struct WarningSink {
   let lenient: Bool

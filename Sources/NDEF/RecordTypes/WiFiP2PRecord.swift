@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Wi-Fi P2P attribute id (Wi-Fi Peer-to-Peer Technical Specification v1.7, §4.1.1,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import NFCWire
 
 /// A Wi-Fi Simple Configuration attribute type (Wi-Fi Simple Configuration Technical

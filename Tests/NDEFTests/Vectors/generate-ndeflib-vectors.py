@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes ndeflib-vectors.jsonl: NDEF messages encoded by nfcpy's ndeflib (an independent
 implementation, from PyPI) with the values ndeflib decodes from them. Tapwire's tests read
 the file; they do not need Python. Regenerate with:

@@ -33,7 +33,7 @@ public enum AdminProtocol {
     "application/vnd.globalplatform.card-content-mgt-response;version=1.0"
   /// HTTP 200 OK: the response carries a command script.
   public static let statusOK = 200
-  /// HTTP 204 No Content: the server has nothing more; the session ends (§3.4.2).
+  /// HTTP 204 No Content: the server has nothing more; the session ends (Amendment B §3).
   public static let statusNoContent = 204
 }
 

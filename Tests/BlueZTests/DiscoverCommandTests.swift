@@ -58,6 +58,33 @@ struct DiscoverCommandTests {
     #expect(lines.first?.contains(#""batteryLevel":60,"rssi":-50"#) == true)
   }
 
+  /// `--profile FILE` over BlueZ: the Acme reader of Tests/Fixtures/reader-profiles.json is
+  /// found (serial in hex from its manufacturer data, battery from service data 0xFFF0), the
+  /// example-profile reader is not.
+  @Test func profileFileRecognizesItsReaders() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    try stack.send("device hci0 C0:AA:00:00:00:01 ACME-7")
+    try stack.send(
+      #"set hci0 C0:AA:00:00:00:01 {"RSSI": -55, "ManufacturerData": {"0xffff": "02a1b2c3d4e5f6"}, "ServiceData": {"0000fff0-0000-1000-8000-00805f9b34fb": "004b"}}"#
+    )
+    let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/reader-profiles.json").path
+    let (status, lines) = try run([
+      "discover", "--bluez", "--bus", stack.address, "--profile", profiles, "--timeout", "1", "--json",
+    ])
+    #expect(status == 0)
+    let found = lines.filter { $0.contains(#""event":"readersChanged""#) }
+    #expect(!found.isEmpty)
+    #expect(found.allSatisfy { !$0.contains("TW000001") })
+    #expect(
+      found.contains {
+        $0.contains(
+          #"{"serial":"a1b2c3d4e5f6","profile":"Acme pocket reader","address":"C0:AA:00:00:00:01""#)
+          && $0.contains(#""batteryLevel":75"#)
+      })
+  }
+
   @Test func savedSerialMissing() throws {
     let stack = try stack()
     defer { stack.stop() }

@@ -15,6 +15,8 @@ enum DiscoverCommand {
     var mode: ReaderDiscovery.Mode = .scan
     var timeout: Double = 10
     var json = false
+    /// The profiles of the `--profile FILE`s, in order; the example profile when none.
+    var profiles: [ReaderProfile] = []
   }
 
   static func parse(_ arguments: [String]) -> Options {
@@ -39,10 +41,18 @@ enum DiscoverCommand {
         }
         options.timeout = seconds
       case "--json": options.json = true
+      case "--profile":
+        let path = value(argument)
+        do throws(ReaderProfileFileError) {
+          options.profiles += try ReaderProfileFile.load(path: path)
+        } catch {
+          TapwireNFC.fail("profile \(path): \(error)")
+        }
       default: TapwireNFC.fail("unknown option '\(argument)'")
       }
     }
     if options.bluez == (options.btsnoop != nil) { TapwireNFC.fail("give one of --bluez and --btsnoop FILE") }
+    if options.profiles.isEmpty { options.profiles = [.example] }
     return options
   }
 
@@ -51,7 +61,8 @@ enum DiscoverCommand {
   static func discover(_ arguments: [String]) async {
     let options = parse(arguments)
     let configuration = ReaderDiscovery.Configuration(timeout: Int64(options.timeout * 1_000_000))
-    var discovery = ReaderDiscovery(profiles: [.example], mode: options.mode, configuration: configuration)
+    var discovery = ReaderDiscovery(
+      profiles: options.profiles, mode: options.mode, configuration: configuration)
     var found = false
     /// Prints the events; true when discovery is over.
     func show(_ events: [DiscoveryEvent]) -> Bool {
@@ -153,7 +164,7 @@ enum DiscoverCommand {
       TapwireNFC.fail("connect needs --bluez --serial S")
     }
     let session = BlueZReaderConnection(
-      serial: serial, profiles: [.example],
+      serial: serial, profiles: options.profiles,
       scanner: BlueZScanner(busAddress: options.bus, adapter: options.adapter),
       discovery: .init(timeout: Int64(options.timeout * 1_000_000)))
     signal(SIGINT, SIG_IGN)

@@ -6,11 +6,13 @@ import Foundation
 extension ReaderCommands {
   static let discoverUsage = """
     usage: tapwire discover --bluez [--adapter hci0] [--bus ADDRESS] [--scan|--proximity|--serial S]
-                            [--timeout SECONDS] [--json]
-           tapwire discover --btsnoop FILE [--scan|--proximity|--serial S] [--timeout SECONDS] [--json]
-           tapwire connect --bluez --serial S [--adapter hci0] [--bus ADDRESS] [--timeout SECONDS] [--json]
+                            [--timeout SECONDS] [--profile FILE]... [--json]
+           tapwire discover --btsnoop FILE [--scan|--proximity|--serial S] [--timeout SECONDS]
+                            [--profile FILE]... [--json]
+           tapwire connect --bluez --serial S [--adapter hci0] [--bus ADDRESS] [--timeout SECONDS]
+                           [--profile FILE]... [--json]
 
-      discover  find card readers (the example reader profile) with BlueZ over D-Bus, or in a
+      discover  find card readers (the example profile, or --profile) with BlueZ over D-Bus, or in a
                 btsnoop capture (the same engine, on the capture's timestamps):
                 --scan (default) prints the refreshed list as it changes, until the timeout;
                 --proximity the nearest reader, chosen, then its details; --serial S the
@@ -18,6 +20,9 @@ extension ReaderCommands {
       connect   reconnect at launch: discover serial S, connect, print lifecycle events
                 (reconnections included) until interrupted (Ctrl-C disconnects).
       --bus     a D-Bus address instead of the system bus (DBUS_SYSTEM_BUS_ADDRESS also works).
+      --profile a reader-profile file (JSON: {"version": 1, "profiles": [...]}, see the README)
+                to recognize readers by instead of the example profile; repeatable, profiles
+                tried in order. A bad file exits 2 naming the field.
       Exit status: 0 found / connected and disconnected on request, 1 not found or failed
       (the typed reason on standard error or in the last event), 2 bad usage.
 
@@ -25,11 +30,13 @@ extension ReaderCommands {
       tapwire discover --bluez --scan --timeout 5
       tapwire discover --bluez --proximity --json
       tapwire discover --btsnoop capture.btsnoop --serial TW000001
+      tapwire discover --btsnoop capture.btsnoop --profile readers.json --json
       tapwire connect --bluez --serial TW000001 --json
     """
 
   static let discoverOptions = [
     "--bluez", "--btsnoop", "--adapter", "--bus", "--scan", "--proximity", "--serial", "--timeout", "--json",
+    "--profile",
   ]
 
   /// `tapwire discover` / `tapwire connect`: checks the options, runs `tapwire-nfc`.
@@ -39,7 +46,7 @@ extension ReaderCommands {
     var serial = false
     while let argument = rest.popFirst() {
       switch argument {
-      case "--btsnoop", "--adapter", "--bus", "--serial", "--timeout":
+      case "--btsnoop", "--adapter", "--bus", "--serial", "--timeout", "--profile":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         if argument == "--btsnoop" { sources += 1 }
         if argument == "--serial" { serial = true }

@@ -17,7 +17,7 @@ struct Tapwire {
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
-           tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
+           tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
            tapwire help [COMMAND]
 

@@ -58,6 +58,71 @@ struct DiscoverCommandTests {
     #expect(lines.first?.contains(#""batteryLevel":60,"rssi":-50"#) == true)
   }
 
+  /// `--profile FILE` over BlueZ: the Acme reader of Tests/Fixtures/reader-profiles.json is
+  /// found (serial in hex from its manufacturer data, battery from service data 0xFFF0), the
+  /// example-profile reader is not.
+  @Test func profileFileRecognizesItsReaders() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    try stack.send("device hci0 C0:AA:00:00:00:01 ACME-7")
+    try stack.send(
+      #"set hci0 C0:AA:00:00:00:01 {"RSSI": -55, "ManufacturerData": {"0xffff": "02a1b2c3d4e5f6"}, "ServiceData": {"0000fff0-0000-1000-8000-00805f9b34fb": "004b"}}"#
+    )
+    let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/reader-profiles.json").path
+    let (status, lines) = try run([
+      "discover", "--bluez", "--bus", stack.address, "--profile", profiles, "--timeout", "1", "--json",
+    ])
+    #expect(status == 0)
+    let found = lines.filter { $0.contains(#""event":"readersChanged""#) }
+    #expect(!found.isEmpty)
+    #expect(found.allSatisfy { !$0.contains("TW000001") })
+    #expect(
+      found.contains {
+        $0.contains(
+          #"{"serial":"a1b2c3d4e5f6","profile":"Acme pocket reader","address":"C0:AA:00:00:00:01""#)
+          && $0.contains(#""batteryLevel":75"#)
+      })
+  }
+
+  /// `connect --profile FILE`: the saved serial is read with the file's profile.
+  @Test func connectWithAProfileFile() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    try stack.send("device hci0 C0:AA:00:00:00:01 ACME-7")
+    try stack.send(
+      #"set hci0 C0:AA:00:00:00:01 {"RSSI": -55, "ManufacturerData": {"0xffff": "02a1b2c3d4e5f6"}}"#)
+    let profiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/reader-profiles.json").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.tapwire)
+    process.arguments = [
+      "connect", "--bluez", "--bus", stack.address, "--serial", "a1b2c3d4e5f6", "--profile", profiles,
+      "--json",
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    var text = ""
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline, !text.contains(#""event":"connected""#) {
+      var fds = [pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+      if poll(&fds, 1, 200) <= 0 { continue }
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    kill(process.processIdentifier, SIGINT)
+    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(
+      text.contains(
+        #"{"ok":true,"format":"connection","event":"connected","serial":"a1b2c3d4e5f6","address":"C0:AA:00:00:00:01"}"#
+      ))
+  }
+
   @Test func savedSerialMissing() throws {
     let stack = try stack()
     defer { stack.stop() }

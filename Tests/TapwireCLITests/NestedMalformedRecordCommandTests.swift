@@ -59,6 +59,28 @@ struct NestedMalformedRecordCommandTests {
     #expect(warnings.first?["offset"] as? Int == 18)
   }
 
+  @Test func lenientJSONListsANestedRecordsWarningOnce() throws {
+    // Hs 1.2: `ac` "0" at 6, then a URI record at 15 whose prefix 0x24 (offset 19) is
+    // reserved: a warning in lenient mode (URI RTD §3.2.2), listed once.
+    let select = "d102104873" + "12" + "910204616301013000" + "5101025524" + "61"
+    let lenient = try CLI.object(
+      try CLI.run(["decode", "--as", "ndef", "--json", "--lenient", select]).stdout)
+    let warnings = try #require(lenient["warnings"] as? [[String: Any]])
+    #expect(warnings.map { $0["code"] as? String } == ["uriReservedPrefix"])
+    #expect(warnings.first?["offset"] as? Int == 19)
+    let strict = try CLI.run(["decode", "--as", "ndef", "--json", select])
+    #expect(strict.status == 1)
+    #expect(
+      (try CLI.object(strict.stdout)["error"] as? [String: Any])?["code"] as? String == "uriReservedPrefix")
+    // A poster's Title that is not UTF-8: the poster's view and the nested record both know
+    // the warning; it is listed once.
+    let poster = try CLI.object(
+      try CLI.run(["decode", "--as", "ndef", "--json", "--lenient", Self.poster]).stdout)
+    let posterWarnings = try #require(poster["warnings"] as? [[String: Any]])
+    #expect(posterWarnings.map { $0["code"] as? String } == ["invalidUTF8"])
+    #expect(posterWarnings.first?["offset"] as? Int == 21)
+  }
+
   @Test func posterWithoutURIIsAnErrorOfThePoster() throws {
     let result = try CLI.run(["decode", "--as", "ndef", "--json", "d102095370d101055402656e6869"])
     #expect(result.status == 1)

@@ -57,6 +57,14 @@ public enum NDEFRecordTypeOracle {
     }
   }
 
+  /// How many records of a nested message are malformed when it is decoded in strict mode
+  /// (its strict framing failing counts as one: the lenient container then warned already).
+  static func nestedMalformedInStrictMode(_ message: borrowing NDEFMessageView) -> Int {
+    guard let strict = try? NDEFMessageView(validating: message.bytes, baseOffset: message.baseOffset)
+    else { return 1 }
+    return strict.malformedRecords(depth: 1).count
+  }
+
   struct Outcome {
     /// The owned model (or the decoded values), compared with `==`. Not a `String`: describing
     /// a model through reflection cost ~6 µs per AD structure and made a 3.8 KB input slow.
@@ -83,12 +91,19 @@ public enum NDEFRecordTypeOracle {
       let model = URIRecord(view)
       return Outcome(summary: model.uri, warnings: view.warnings.count, reencoded: model.payload)
     case .smartPoster(let view):
-      guard let model = try? SmartPoster(view) else { return nil }
+      // A nested record malformed in strict mode makes the poster not valid in strict mode
+      // and counts as a warning in lenient mode.
+      let malformed = nestedMalformedInStrictMode(view.message)
+      guard options.isLenient || malformed == 0, let model = try? SmartPoster(view) else { return nil }
       return Outcome(
-        summary: model, warnings: view.warnings.count, reencoded: try? model.record().payload)
+        summary: model, warnings: view.warnings.count + malformed, reencoded: try? model.record().payload)
     case .handover(let view):
+      var malformed = 0
+      if let message = view.message { malformed = nestedMalformedInStrictMode(message) }
+      guard options.isLenient || malformed == 0 else { return nil }
       let model = Handover(view)
-      return Outcome(summary: model, warnings: view.warnings.count, reencoded: try? model.payload())
+      return Outcome(
+        summary: model, warnings: view.warnings.count + malformed, reencoded: try? model.payload())
     case .signature(let view):
       let model = SignatureRecord(view)
       return Outcome(summary: model, warnings: 0, reencoded: try? model.payload())

@@ -52,15 +52,40 @@ enum NDEFOutput {
       let view = DecodedRecord(
         classifying: record.typeNameFormat, type: type, payload: payload.span.bytes,
         payloadOffset: record.payloadOffset, typeOffset: record.typeOffset, options: options, depth: depth)
-      warnings += NDEFDecodedOutput.warnings(view)
+      collect(view, depth: depth, into: &warnings)
       decoded = try NDEFDecodedOutput.json(view, options: options, depth: depth)
     } else {
       let view = DecodedRecord(classifying: record, options: options, depth: depth)
-      warnings += NDEFDecodedOutput.warnings(view)
+      collect(view, depth: depth, into: &warnings)
       decoded = try NDEFDecodedOutput.json(view, options: options, depth: depth)
     }
     if let decoded { pairs.append(("decoded", decoded)) }
     return .object(pairs)
+  }
+
+  /// A record's lenient warnings, then those of the records nested in it (Smart Poster,
+  /// handover), each once: a poster's view already holds its URI and Title warnings.
+  static func collect(_ view: borrowing DecodedRecord, depth: Int, into warnings: inout [NDEFWarning]) {
+    warnings += NDEFDecodedOutput.warnings(view)
+    var nested: [NDEFWarning] = []
+    switch view {
+    case .smartPoster(let poster):
+      nestedWarnings(poster.message, depth: depth + 1, into: &nested)
+    case .handover(let handover):
+      if let message = handover.message { nestedWarnings(message, depth: depth + 1, into: &nested) }
+    default:
+      break
+    }
+    for warning in nested where !warnings.contains(warning) { warnings.append(warning) }
+  }
+
+  static func nestedWarnings(
+    _ message: borrowing NDEFMessageView, depth: Int, into warnings: inout [NDEFWarning]
+  ) {
+    var records = message.records
+    while let record = records.next() {
+      _ = try? recordJSON(record, options: message.options, depth: depth, warnings: &warnings)
+    }
   }
 
   /// The JSON object for a decoded message.

@@ -284,3 +284,38 @@ public struct RecordKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     }
   }
 }
+
+/// A malformed record of a nested message (the message inside a Smart Poster or a handover
+/// record): where it is in that message and its typed result.
+public struct NestedMalformedRecord: Sendable, Hashable {
+  /// The record's index in the nested message (0 for its first record).
+  public let index: Int
+  /// The kind the record would have decoded as and its error (absolute offset).
+  public let malformed: MalformedRecord
+
+  /// Wraps an index and a malformed result.
+  public init(index: Int, malformed: MalformedRecord) {
+    self.index = index
+    self.malformed = malformed
+  }
+}
+
+extension NDEFMessageView {
+  /// The records of this message whose payload breaks their record type, classified as
+  /// ``DecodedRecord/init(classifying:options:depth:)`` does (with this message's options),
+  /// in order. A message's framing never depends on this (NDEF 1.0 §3.2). Records of this
+  /// message only: a nested Smart Poster or handover record that decodes reports its own
+  /// records through its view. Chunked records are not assembled here (they are never listed).
+  public func malformedRecords(depth: Int = 0) -> [NestedMalformedRecord] {
+    var result: [NestedMalformedRecord] = []
+    var records = self.records
+    var index = 0
+    while let record = records.next() {
+      if case .malformed(let malformed) = DecodedRecord(classifying: record, options: options, depth: depth) {
+        result.append(NestedMalformedRecord(index: index, malformed: malformed))
+      }
+      index += 1
+    }
+    return result
+  }
+}

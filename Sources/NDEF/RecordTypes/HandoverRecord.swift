@@ -128,7 +128,8 @@ public struct HandoverView: ~Escapable {
   public let minorVersion: UInt8
   /// The nested message, or `nil` when the payload is only the version byte.
   public let message: NDEFMessageView?
-  /// The number of Alternative Carrier records.
+  /// The number of Alternative Carrier records that decode (as ``alternativeCarriers``
+  /// gives them; malformed ones are listed by ``malformedRecords(depth:)``).
   public let alternativeCarrierCount: Int
   /// The Collision Resolution random number (`cr`, Handover Request).
   public let collisionResolution: UInt16?
@@ -150,9 +151,13 @@ public struct HandoverView: ~Escapable {
 
   /// Decodes a handover payload of the given kind.
   ///
+  /// The nested message's framing and the handover rules (§6) are checked here; an `ac`
+  /// record whose payload is malformed (§6.3.2) does not fail the handover record: it is
+  /// listed by ``malformedRecords(depth:)`` and the other carriers still decode.
+  ///
   /// - Throws: `emptyPayload`, `handoverUnsupportedVersion`, `nestingTooDeep`, the nested
-  ///   message's errors, `alternativeCarrierTruncated`, `collisionResolutionInvalidLength`,
-  ///   `handoverErrorInvalid`, `handoverMissingAlternativeCarrier` and
+  ///   message's framing errors, `collisionResolutionInvalidLength`,
+  ///   `handoverErrorInvalid`, `handoverMissingAlternativeCarrier` (no `ac` record at all) and
   ///   `handoverMissingCollisionResolution` (Handover Request, version 1.2 and later).
   @_lifetime(copy payload)
   public init(
@@ -167,6 +172,7 @@ public struct HandoverView: ~Escapable {
     guard depth < options.maximumNestingDepth else { throw NDEFError(.nestingTooDeep, offset: baseOffset) }
     var message: NDEFMessageView? = nil
     var carriers = 0
+    var carrierRecords = 0
     var collision: UInt16? = nil
     var errorReason: UInt8? = nil
     var errorData: UInt32? = nil
@@ -180,8 +186,14 @@ public struct HandoverView: ~Escapable {
       while let record = records.next() {
         guard record.typeNameFormat == .wellKnown, !record.isChunked else { continue }
         if record.hasType(.wellKnown, AlternativeCarrierView.type) {
-          _ = try AlternativeCarrierView(validating: record.payload, baseOffset: record.payloadOffset)
-          carriers += 1
+          // A malformed `ac` is a nested record's error (``malformedRecords(depth:)``), not
+          // the handover record's: it is present but not counted.
+          carrierRecords += 1
+          if (try? AlternativeCarrierView(validating: record.payload, baseOffset: record.payloadOffset))
+            != nil
+          {
+            carriers += 1
+          }
         } else if record.hasType(.wellKnown, Self.collisionResolutionType) {
           var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
           guard record.payload.byteCount == 2, let value = reader.readUInt16BE() else {
@@ -212,7 +224,7 @@ public struct HandoverView: ~Escapable {
       message = nested
     }
     if kind == .request {
-      if carriers == 0 { try sink.report(.handoverMissingAlternativeCarrier, at: baseOffset) }
+      if carrierRecords == 0 { try sink.report(.handoverMissingAlternativeCarrier, at: baseOffset) }
       if collision == nil && major == 1 && minor >= 2 {
         try sink.report(.handoverMissingCollisionResolution, at: baseOffset)
       }
@@ -237,6 +249,14 @@ public struct HandoverView: ~Escapable {
     guard record.typeNameFormat == .wellKnown else { return nil }
     for kind in HandoverKind.all where record.type.elementsEqual(kind.rawValue) { return kind }
     return nil
+  }
+
+  /// The nested records whose payload breaks their record type (an `ac` whose reference
+  /// runs past its payload, ...), with their index and typed error; `depth` is the handover
+  /// record's own depth. In strict mode a handover record with any is not valid.
+  public func malformedRecords(depth: Int = 0) -> [NestedMalformedRecord] {
+    guard let message else { return [] }
+    return message.malformedRecords(depth: depth &+ 1)
   }
 
   /// The version as text, e.g. `1.2`.

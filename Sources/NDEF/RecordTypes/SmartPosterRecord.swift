@@ -40,7 +40,8 @@ public struct SmartPosterView: ~Escapable {
 
   /// The nested message.
   public let message: NDEFMessageView
-  /// The URI (the first one in lenient mode); `nil` only in lenient mode.
+  /// The URI (the first one in lenient mode); `nil` in lenient mode without a URI record,
+  /// or when the (first) URI record is malformed (see ``malformedRecords(depth:)``).
   public let uri: URIRecordView?
   /// The action, when an `act` record is present.
   public let action: SmartPosterAction?
@@ -48,7 +49,7 @@ public struct SmartPosterView: ~Escapable {
   public let size: UInt32?
   /// The MIME type of the referenced object (`t` record), when present.
   public let mimeType: RawSpan?
-  /// The number of title (Text) records.
+  /// The number of title (Text) records that decode (malformed ones are not counted).
   public let titleCount: Int
   /// The number of icon records (§3.3.6: media records of type `image/*` or `video/*`).
   public let iconCount: Int
@@ -58,9 +59,14 @@ public struct SmartPosterView: ~Escapable {
   /// Decodes a Smart Poster payload whose first byte stands at `baseOffset`, nested
   /// `depth` levels below the top-level message.
   ///
-  /// - Throws: the nested message's errors, `nestingTooDeep`, `smartPosterMissingURI`,
-  ///   `smartPosterMultipleURIs`, `smartPosterDuplicateTitle`, `smartPosterInvalidAction`,
-  ///   `smartPosterInvalidSize`, `invalidUTF8`, and the URI and Text records' errors.
+  /// The nested message's framing and the poster's own rules (§3.3) are checked here; the
+  /// typed result of each nested record is separate, as for a top-level message: a URI or
+  /// Text record whose payload breaks its RTD does not fail the poster, it is listed by
+  /// ``malformedRecords(depth:)`` (and its valid siblings still decode).
+  ///
+  /// - Throws: the nested message's framing errors, `nestingTooDeep`, `smartPosterMissingURI`
+  ///   (no URI record at all), `smartPosterMultipleURIs`, `smartPosterDuplicateTitle`,
+  ///   `smartPosterInvalidAction`, `smartPosterInvalidSize`, `invalidUTF8` (the `t` record).
   @_lifetime(copy payload)
   public init(
     validating payload: RawSpan, baseOffset: Int = 0, options: NDEFDecodingOptions = .strict,
@@ -86,16 +92,21 @@ public struct SmartPosterView: ~Escapable {
       if record.hasType(.wellKnown, URIRecordView.type) {
         uriCount += 1
         if uriCount == 1 {
-          let view = try URIRecordView(validating: record, options: options)
-          sink.warnings += view.warnings
-          uri = view
+          // A URI record that breaks the URI RTD is a malformed nested record
+          // (``malformedRecords(depth:)``), not a failure of the poster.
+          if let view = try? URIRecordView(validating: record, options: options) {
+            sink.warnings += view.warnings
+            uri = view
+          }
         } else {
           try sink.report(.smartPosterMultipleURIs, at: record.offset)
         }
       } else if record.hasType(.wellKnown, TextRecordView.type) {
-        let title = try TextRecordView(validating: record, options: options)
-        sink.warnings += title.warnings
-        titleCount += 1
+        // A title that breaks the Text RTD is a malformed nested record, not counted.
+        if let title = try? TextRecordView(validating: record, options: options) {
+          sink.warnings += title.warnings
+          titleCount += 1
+        }
       } else if record.hasType(.wellKnown, Self.actionType) {
         guard record.payload.byteCount == 1, let value = record.payload.byte(at: 0), value <= 2 else {
           try sink.report(.smartPosterInvalidAction, at: record.payloadOffset)
@@ -164,6 +175,14 @@ public struct SmartPosterView: ~Escapable {
     return type.byteCount > 6
       && (asciiCaseInsensitiveEqual(type.extracting(0..<6), image)
         || asciiCaseInsensitiveEqual(type.extracting(0..<6), video))
+  }
+
+  /// The nested records whose payload breaks their record type (a title that is not valid
+  /// UTF-8, a URI with a reserved prefix in strict mode, ...), with their index and typed
+  /// error; `depth` is the poster's own depth. In strict mode a poster with any is not
+  /// valid; lenient callers may treat them as warnings.
+  public func malformedRecords(depth: Int = 0) -> [NestedMalformedRecord] {
+    message.malformedRecords(depth: depth &+ 1)
   }
 
   /// The icon records, in order.

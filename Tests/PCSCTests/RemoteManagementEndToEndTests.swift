@@ -254,21 +254,12 @@ extension PCSCTransportTests {
     let (removed, gone) = try Self.admin(server, "removed", stack: stack)
     #expect(removed.status == 1)
     #expect(Self.errorCode(gone) == "cardRemoved", "\(removed.stdout) \(removed.stderr)")
-    // Resumed where it stopped: the POST to round 1's next URI with X-Admin-Resume and no
-    // body gets round 1's script again, and the session completes on the card put back.
+    // Where to resume: round 1's next URI. Resuming on the card put back is not run here:
+    // after vpcd's card leaves, pcscd goes on reporting it present, and whether the session
+    // then meets the old card's state or the new card depends on timing (AdminSessionTests
+    // resume a checkpoint after a removal, deterministically).
     let resumeURI = try #require(gone["resumeURI"] as? String)
     #expect(resumeURI == server.url("removed") + "/1")
-    // The card process prints "left after 3 APDUs" on a line of its own when a fourth APDU
-    // reaches it, which depends on timing; the answer to the insertion follows that line.
-    var inserted = try stack.send("insert gp-cm")
-    if inserted == "left after 3 APDUs" { inserted = try stack.line(timeout: .seconds(60)) }
-    #expect(inserted == "inserted")
-    let (again, done) = try Self.admin(server, "removed", stack: stack, ["--resume", resumeURI])
-    #expect(again.status == 0, "\(again.stderr)")
-    #expect(done["rounds"] as? Int == 1)
-    let resumes = server.requests().filter { $0["path"] == "/s/removed/1" }
-    #expect(resumes.first?["X-Admin-Resume"] == "true")
-    #expect(resumes.first?["body"] == "")
   }
 
   @Test func adminRunsOverHTTPSWithTheCertificateChecked() async throws {

@@ -96,7 +96,7 @@ public struct AdminSummary: Sendable, Hashable {
 /// What the caller must do next for an ``AdminSession``.
 public enum AdminAction: Sendable, Hashable {
   /// Send this HTTP request; report its response (``AdminSession/receive(_:now:)``), a
-  /// failed connection (``AdminSession/connectionFailed(now:)``) or no answer by
+  /// failed connection (``AdminSession/connectionFailed(now:reason:)``) or no answer by
   /// `deadline` (``AdminSession/timedOut(now:)``).
   case send(AdminRequest, deadline: Int64)
   /// Wait until `time` on the caller's clock (a retry's backoff), then ask again.

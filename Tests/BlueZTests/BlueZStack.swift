@@ -14,6 +14,8 @@ import Testing
 final class BlueZStack: @unchecked Sendable {
   static let python = "/usr/bin/python3"
   static let daemon = "/usr/bin/dbus-daemon"
+  /// Debian's dbus-bin (a dependency of dbus): asks the bus whether it answers yet.
+  static let send = "/usr/bin/dbus-send"
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("bluez_mock.py").path
 
@@ -87,7 +89,12 @@ final class BlueZStack: @unchecked Sendable {
       ip link set lo up 2>/dev/null
       \(Self.daemon) --config-file=\(directory)/bus.conf --nofork > \(directory)/bus.log 2>&1 &
       echo "pid $!"
-      for i in $(seq 100); do [ -S \(directory)/bus ] && break; sleep 0.05; done
+      # Ready when the bus answers (its socket file appears at bind(), before listen()).
+      for i in $(seq 400); do
+        \(Self.send) --bus=unix:path=\(directory)/bus --print-reply --dest=org.freedesktop.DBus \
+          /org/freedesktop/DBus org.freedesktop.DBus.GetId > /dev/null 2>&1 && break
+        sleep 0.05
+      done
       export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(directory)/bus
       \(startMock)
       """

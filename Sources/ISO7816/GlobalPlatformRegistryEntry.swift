@@ -49,41 +49,81 @@ public struct GlobalPlatformRegistryEntry: Sendable, Hashable {
     var entries: [GlobalPlatformRegistryEntry] = []
     var objects = sequence.objects
     while let object = objects.next() {
-      guard object.tag == .registryEntry else {
-        throw APDUError(.unexpectedTag, offset: object.offset)
+      switch entry(object) {
+      case .success(let entry): entries.append(entry)
+      case .failure(let error): throw error
       }
-      var aid: [UInt8]? = nil
-      var lifeCycle: GlobalPlatformLifeCycle? = nil
-      var entry = GlobalPlatformRegistryEntry(aid: [], lifeCycle: .loaded)
-      var children = object.children
-      while let field = children.next() {
-        switch field.tag {
-        case .applicationIdentifier: aid = field.value.copiedBytes()
-        case .lifeCycleState:
-          guard field.length == 1, let state = field.value.byte(at: 0) else {
-            throw APDUError(.invalidDataObject, offset: field.offset)
-          }
-          lifeCycle = GlobalPlatformLifeCycle(rawValue: state)
-        case .privileges:
-          guard let privileges = GlobalPlatformPrivileges(bytes: field.value.copiedBytes()) else {
-            throw APDUError(.invalidDataObject, offset: field.offset)
-          }
-          entry.privileges = privileges
-        case .loadFileDataBlock: entry.loadFileAID = field.value.copiedBytes()
-        case .loadFileVersion: entry.loadFileVersion = field.value.copiedBytes()
-        case .dfName: entry.moduleAIDs.append(field.value.copiedBytes())
-        case .associatedSecurityDomain: entry.associatedSecurityDomain = field.value.copiedBytes()
-        default: break
-        }
-      }
-      guard let aid, let lifeCycle else {
-        throw APDUError(.missingDataObject, offset: object.offset)
-      }
-      entry.aid = aid
-      entry.lifeCycle = lifeCycle
-      entries.append(entry)
     }
     return entries
+  }
+
+  /// Reads every `E3` entry of a GET STATUS response data field (P2 b2 set) without letting
+  /// one bad entry hide the others: one result per top-level object, in order. An entry
+  /// that breaks Table 11-36 (no `4F` or `9F70`, a life cycle that is not one byte, bad
+  /// privileges, a nested object that is not framed) or an object other than `E3` is a
+  /// failure at its offset, and the entries around it still decode. Where the top-level
+  /// framing breaks, the last result is that error (nothing after it can be located).
+  ///
+  /// The first failure is the error ``parseStatusResponse(_:baseOffset:)`` throws when the
+  /// top-level framing holds.
+  public static func scanStatusResponse(_ data: [UInt8], baseOffset: Int = 0)
+    -> [Result<GlobalPlatformRegistryEntry, APDUError>]
+  {
+    var results: [Result<GlobalPlatformRegistryEntry, APDUError>] = []
+    var scanner = BERTLVScanner(data.span.bytes, baseOffset: baseOffset)
+    while let item = scanner.next() {
+      switch item {
+      case .malformed(let error):
+        results.append(.failure(error))
+      case .object(let object):
+        results.append(entry(object))
+      }
+    }
+    return results
+  }
+
+  /// One `E3` entry, or the first rule it breaks.
+  static func entry(_ object: borrowing BERTLVView) -> Result<GlobalPlatformRegistryEntry, APDUError> {
+    guard object.tag == .registryEntry else {
+      return .failure(APDUError(.unexpectedTag, offset: object.offset))
+    }
+    var aid: [UInt8]? = nil
+    var lifeCycle: GlobalPlatformLifeCycle? = nil
+    var entry = GlobalPlatformRegistryEntry(aid: [], lifeCycle: .loaded)
+    var children = object.scannedChildren
+    while let item = children.next() {
+      let field: BERTLVView
+      switch item {
+      case .malformed(let error): return .failure(error)
+      case .object(let object): field = object
+      }
+      // Nested objects of a constructed field are not read, but they must be framed.
+      if let error = BERTLVScanner.firstError(in: field.scannedChildren) { return .failure(error) }
+      switch field.tag {
+      case .applicationIdentifier: aid = field.value.copiedBytes()
+      case .lifeCycleState:
+        guard field.length == 1, let state = field.value.byte(at: 0) else {
+          return .failure(APDUError(.invalidDataObject, offset: field.offset))
+        }
+        lifeCycle = GlobalPlatformLifeCycle(rawValue: state)
+      case .privileges:
+        guard let privileges = GlobalPlatformPrivileges(bytes: field.value.copiedBytes()) else {
+          return .failure(APDUError(.invalidDataObject, offset: field.offset))
+        }
+        entry.privileges = privileges
+      case .loadFileDataBlock: entry.loadFileAID = field.value.copiedBytes()
+      case .loadFileVersion: entry.loadFileVersion = field.value.copiedBytes()
+      case .dfName: entry.moduleAIDs.append(field.value.copiedBytes())
+      case .associatedSecurityDomain: entry.associatedSecurityDomain = field.value.copiedBytes()
+      default: break
+      }
+    }
+    guard let aid, let lifeCycle else {
+      return .failure(APDUError(.missingDataObject, offset: object.offset))
+    }
+    entry.aid = aid
+    entry.lifeCycle = lifeCycle
+    return .success(entry)
   }
 
   /// Reads a GET STATUS response in the original format (P2 b2 clear, GP 2.3 §11.4.3.1,

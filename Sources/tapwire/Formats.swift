@@ -56,8 +56,12 @@ struct Format: Sendable {
 
   /// A format whose JSON comes from `decode`; its human tree comes from `nodes` (called only
   /// once `decode` succeeded), with the JSON's warnings listed after it.
+  ///
+  /// `guessesPartial`: whether an input that decodes only in part (`"ok": false` with its
+  /// parts) still counts as this format when guessing; a tag image does (its header says so),
+  /// BER-TLV does not (almost any bytes begin with a few framed objects).
   static func simple(
-    _ name: String, _ summary: String, likelihood: Int,
+    _ name: String, _ summary: String, likelihood: Int, guessesPartial: Bool = true,
     _ decode: @escaping @Sendable ([UInt8], Bool) -> Result<JSON, DecodeFailure>,
     nodes: @escaping @Sendable ([UInt8], Bool) -> [TreeNode]
   ) -> Format {
@@ -83,8 +87,8 @@ struct Format: Sendable {
         }
       },
       likelihood: { bytes in
-        if case .success = decode(bytes, false) { return likelihood }
-        return 0
+        guard case .success(let json) = decode(bytes, false) else { return 0 }
+        return guessesPartial || isOK(json) ? likelihood : 0
       })
   }
 
@@ -129,7 +133,7 @@ struct Format: Sendable {
     return ["normal", "warning", "executionError", "checkingError"].contains(category)
   }
   static let bertlv = simple(
-    "bertlv", "BER-TLV data objects", likelihood: 50, ISO7816Output.bertlv, nodes: ISO7816Tree.bertlv)
+    "bertlv", "BER-TLV data objects", likelihood: 50, guessesPartial: false, ISO7816Output.bertlv, nodes: ISO7816Tree.bertlv)
   static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv) {
     bytes, lenient in BLETree.adv(bytes, lenient: lenient)
   }

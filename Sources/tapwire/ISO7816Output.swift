@@ -43,34 +43,63 @@ enum ISO7816Output {
     }
   }
 
-  static func tlvJSON(_ iterator: consuming BERTLVIterator) -> [JSON] {
-    var result: [JSON] = []
-    while let tlv = iterator.next() {
-      var pairs: [(String, JSON)] = [
-        ("tag", .string(tlv.tag.hexString.lowercased())), ("offset", .int(tlv.offset)),
-        ("length", .int(tlv.length)),
-        ("constructed", .bool(tlv.isConstructed)),
-      ]
-      if tlv.isConstructed {
-        pairs.append(("children", .array(tlvJSON(tlv.children))))
-      } else {
-        pairs.append(("value", .string(Hex.string(tlv.value))))
-      }
-      result.append(.object(pairs))
-    }
-    return result
+  static func errorJSON(_ error: APDUError) -> JSON {
+    .object([
+      ("code", .string(error.code.name)), ("offset", .int(error.offset)), ("message", .string(error.code.message)),
+    ])
   }
 
+  /// The objects of one level as the contract's TLV objects, every framed object kept; a
+  /// constructed object whose value breaks framing keeps the children before the bad one and
+  /// gets `"error"`. Errors are also appended to `errors`, depth first (the order of
+  /// validation); the level's own error is returned.
+  static func tlvJSON(_ scanner: consuming BERTLVScanner, errors: inout [JSON]) -> ([JSON], JSON?) {
+    var result: [JSON] = []
+    while let item = scanner.next() {
+      switch item {
+      case .malformed(let error):
+        let json = errorJSON(error)
+        errors.append(json)
+        return (result, json)
+      case .object(let tlv):
+        var pairs: [(String, JSON)] = [
+          ("tag", .string(tlv.tag.hexString.lowercased())), ("offset", .int(tlv.offset)),
+          ("length", .int(tlv.length)),
+          ("constructed", .bool(tlv.isConstructed)),
+        ]
+        if tlv.isConstructed {
+          let (children, error) = tlvJSON(tlv.scannedChildren, errors: &errors)
+          pairs.append(("children", .array(children)))
+          if let error { pairs.append(("error", error)) }
+        } else {
+          pairs.append(("value", .string(Hex.string(tlv.value))))
+        }
+        result.append(.object(pairs))
+      }
+    }
+    return (result, nil)
+  }
+
+  /// `bertlv`: every object that is framed, at every depth, even when another is not (a bad
+  /// nested object is reported in place, on the constructed object holding it, and its
+  /// siblings still decode). Any error makes the object `"ok": false` with `error` (the first,
+  /// depth first) and `errors` (all), in both modes: lenient mode only accepts more input.
   static func bertlv(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
-    do throws(APDUError) {
-      let view = try BERTLVSequenceView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+    var errors: [JSON] = []
+    let (tlvs, _) = tlvJSON(
+      BERTLVScanner(bytes.span.bytes, options: lenient ? .lenient : .strict), errors: &errors)
+    guard let first = errors.first else {
       return .success(
         .object([
-          ("ok", .bool(true)), ("format", .string("bertlv")), ("tlvs", .array(tlvJSON(view.objects))),
-          ("warnings", .array([])),
+          ("ok", .bool(true)), ("format", .string("bertlv")), ("tlvs", .array(tlvs)), ("warnings", .array([])),
         ]))
-    } catch {
-      return .failure(failure(error))
     }
+    // Nothing framed at all: plain failure (and no claim that this input is BER-TLV).
+    guard !tlvs.isEmpty else { return .failure(DecodeFailure(errorJSON: .object([("error", first)]))) }
+    return .success(
+      .object([
+        ("ok", .bool(false)), ("format", .string("bertlv")), ("error", first), ("tlvs", .array(tlvs)),
+        ("errors", .array(errors)), ("warnings", .array([])),
+      ]))
   }
 }

@@ -157,9 +157,23 @@ enum ISO7816Tree {
     0xE3: "GlobalPlatform registry entry",
   ]
 
-  static func tlvNodes(_ iterator: consuming BERTLVIterator, source: [UInt8]) -> [TreeNode] {
+  /// The objects of one level, every framed object kept; where the framing breaks, an
+  /// `error` line at its offset with the input line and a caret under the byte.
+  static func tlvNodes(_ scanner: consuming BERTLVScanner, source: [UInt8]) -> [TreeNode] {
     var result: [TreeNode] = []
-    while let tlv = iterator.next() {
+    while let item = scanner.next() {
+      let tlv: BERTLVView
+      switch item {
+      case .malformed(let error):
+        var node = TreeNode(
+          source, at: error.offset, count: 1, "error",
+          "\(error.code.name) at offset \(error.offset): \(error.code.message)")
+        node.extraLines = HexDump.caret(source, at: error.offset)
+        result.append(node)
+        return result
+      case .object(let object):
+        tlv = object
+      }
       let tag = tlv.tag
       let tagText =
         "\(tag.hexString.uppercased()) = \(tag.tagClass.name), \(tag.isConstructed ? "constructed" : "primitive"), number \(tag.number)"
@@ -169,7 +183,7 @@ enum ISO7816Tree {
           source, at: tlv.lengthOffset, count: tlv.valueOffset - tlv.lengthOffset, "length", "\(tlv.length)"),
       ]
       if tlv.isConstructed {
-        children += tlvNodes(tlv.children, source: source)
+        children += tlvNodes(tlv.scannedChildren, source: source)
       } else {
         var value = Hex.string(tlv.value)
         if tlv.value.byteCount > 0, tlv.value.isPrintableASCII {
@@ -190,9 +204,6 @@ enum ISO7816Tree {
   }
 
   static func bertlv(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard
-      let view = try? BERTLVSequenceView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
-    else { return [] }
-    return tlvNodes(view.objects, source: bytes)
+    tlvNodes(BERTLVScanner(bytes.span.bytes, options: lenient ? .lenient : .strict), source: bytes)
   }
 }

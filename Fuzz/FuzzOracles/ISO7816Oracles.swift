@@ -48,6 +48,17 @@ public enum ResponseAPDUOracle {
 public enum BERTLVOracle {
   /// Checks one input.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    for options in [BERTLVDecodingOptions.strict, .lenient] {
+      var thrown: APDUError? = nil
+      do throws(APDUError) {
+        _ = try BERTLVSequenceView(validating: bytes.span.bytes, options: options)
+      } catch {
+        thrown = error
+      }
+      let scanned = try firstScanError(BERTLVScanner(bytes.span.bytes, options: options), end: bytes.count)
+      try require(scanned == thrown, "the first scan error is not the validation error")
+    }
+    _ = GlobalPlatformRegistryEntry.scanStatusResponse(bytes)
     let strict = try? BERTLV.parseSequence(bytes)
     let lenient = try? BERTLV.parseSequence(bytes, options: .lenient)
     guard let strict else { return }
@@ -60,6 +71,23 @@ public enum BERTLVOracle {
     } catch {
       throw OracleFailure("encoding failed: \(error)")
     }
+  }
+}
+
+extension BERTLVOracle {
+  /// The first error of a depth-first scan; every framed object must lie inside the input.
+  static func firstScanError(_ scanner: consuming BERTLVScanner, end: Int) throws(OracleFailure) -> APDUError? {
+    while let item = scanner.next() {
+      switch item {
+      case .malformed(let error):
+        try require(error.offset >= 0 && error.offset <= end, "a scan error offset outside the input")
+        return error
+      case .object(let object):
+        try require(object.offset >= 0 && object.valueOffset + object.length <= end, "a scanned object outside the input")
+        if object.isConstructed, let error = try firstScanError(object.scannedChildren, end: end) { return error }
+      }
+    }
+    return nil
   }
 }
 

@@ -76,15 +76,20 @@ public enum BERTLVOracle {
 
 extension BERTLVOracle {
   /// The first error of a depth-first scan; every framed object must lie inside the input.
-  static func firstScanError(_ scanner: consuming BERTLVScanner, end: Int) throws(OracleFailure) -> APDUError? {
+  static func firstScanError(_ scanner: consuming BERTLVScanner, end: Int) throws(OracleFailure) -> APDUError?
+  {
     while let item = scanner.next() {
       switch item {
       case .malformed(let error):
         try require(error.offset >= 0 && error.offset <= end, "a scan error offset outside the input")
         return error
       case .object(let object):
-        try require(object.offset >= 0 && object.valueOffset + object.length <= end, "a scanned object outside the input")
-        if object.isConstructed, let error = try firstScanError(object.scannedChildren, end: end) { return error }
+        try require(
+          object.offset >= 0 && object.valueOffset + object.length <= end,
+          "a scanned object outside the input")
+        if object.isConstructed, let error = try firstScanError(object.scannedChildren, end: end) {
+          return error
+        }
       }
     }
     return nil

@@ -133,7 +133,8 @@ struct Format: Sendable {
     return ["normal", "warning", "executionError", "checkingError"].contains(category)
   }
   static let bertlv = simple(
-    "bertlv", "BER-TLV data objects", likelihood: 50, guessesPartial: false, ISO7816Output.bertlv, nodes: ISO7816Tree.bertlv)
+    "bertlv", "BER-TLV data objects", likelihood: 50, guessesPartial: false, ISO7816Output.bertlv,
+    nodes: ISO7816Tree.bertlv)
   static let adv = simple("adv", "Bluetooth LE advertising data", likelihood: 40, BLEOutput.adv) {
     bytes, lenient in BLETree.adv(bytes, lenient: lenient)
   }

@@ -45,7 +45,8 @@ enum ISO7816Output {
 
   static func errorJSON(_ error: APDUError) -> JSON {
     .object([
-      ("code", .string(error.code.name)), ("offset", .int(error.offset)), ("message", .string(error.code.message)),
+      ("code", .string(error.code.name)), ("offset", .int(error.offset)),
+      ("message", .string(error.code.message)),
     ])
   }
 
@@ -91,7 +92,8 @@ enum ISO7816Output {
     guard let first = errors.first else {
       return .success(
         .object([
-          ("ok", .bool(true)), ("format", .string("bertlv")), ("tlvs", .array(tlvs)), ("warnings", .array([])),
+          ("ok", .bool(true)), ("format", .string("bertlv")), ("tlvs", .array(tlvs)),
+          ("warnings", .array([])),
         ]))
     }
     // Nothing framed at all: plain failure (and no claim that this input is BER-TLV).

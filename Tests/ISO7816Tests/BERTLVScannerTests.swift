@@ -60,7 +60,9 @@ struct BERTLVScannerTests {
     #expect(proprietary.error == APDUError(.lengthExceedsInput, offset: 10))
     // Strict validation throws that same error, first in depth-first order.
     #expect(throws: APDUError(.lengthExceedsInput, offset: 10)) { _ = try decodeTLVs(Self.nestedBad) }
-    #expect(BERTLVScanner.firstError(in: BERTLVScanner(Self.nestedBad.span.bytes)) == APDUError(.lengthExceedsInput, offset: 10))
+    #expect(
+      BERTLVScanner.firstError(in: BERTLVScanner(Self.nestedBad.span.bytes))
+        == APDUError(.lengthExceedsInput, offset: 10))
   }
 
   @Test func aTopLevelFramingErrorEndsTheLevelAfterTheObjectsBeforeIt() {
@@ -89,8 +91,11 @@ struct BERTLVScannerTests {
     // E1 at depth 1 may not hold objects: nestingTooDeep at its value (offset 2).
     let level = scan(hex("E1 03 84 01 AA 84 00"), options: shallow)
     #expect(level.objects.map(\.tag) == ["e1", "84"])
-    #expect(level.objects[0].children == ScannedLevel(objects: [], error: APDUError(.nestingTooDeep, offset: 2)))
-    #expect(throws: APDUError(.nestingTooDeep, offset: 2)) { _ = try decodeTLVs(hex("E1 03 84 01 AA"), options: shallow) }
+    #expect(
+      level.objects[0].children == ScannedLevel(objects: [], error: APDUError(.nestingTooDeep, offset: 2)))
+    #expect(throws: APDUError(.nestingTooDeep, offset: 2)) {
+      _ = try decodeTLVs(hex("E1 03 84 01 AA"), options: shallow)
+    }
     // An empty constructed object at the limit is fine.
     #expect(scan(hex("E1 00"), options: shallow).objects[0].children == ScannedLevel(objects: [], error: nil))
     let few = BERTLVDecodingOptions(maximumObjectCount: 2)
@@ -127,7 +132,9 @@ struct BERTLVScannerTests {
   /// error strict (and lenient) validation throws, and there is none when validation passes.
   @Test func theFirstScanErrorIsTheValidationError() {
     var generator = SplitMix(seed: 0x7A9)
-    let alphabet: [UInt8] = [0x00, 0x01, 0x02, 0x03, 0x04, 0x1F, 0x6F, 0x80, 0x81, 0x82, 0x84, 0x9F, 0xA5, 0xE1, 0xFF]
+    let alphabet: [UInt8] = [
+      0x00, 0x01, 0x02, 0x03, 0x04, 0x1F, 0x6F, 0x80, 0x81, 0x82, 0x84, 0x9F, 0xA5, 0xE1, 0xFF,
+    ]
     for _ in 0..<3000 {
       let count = Int(generator.next() % 20)
       let bytes = (0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }

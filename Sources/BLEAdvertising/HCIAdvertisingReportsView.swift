@@ -19,6 +19,14 @@ public struct HCIAdvertisingReportsView: ~Escapable {
   public let reportCount: Int
   /// The rules the input broke that lenient decoding accepted.
   public let warnings: [BLEAdvertisingWarning]
+  /// The number of reports that could be framed: `reportCount` unless `reportError` is a
+  /// framing error (Core Vol 4 Part E §7.7.65.2, §7.7.65.13).
+  public let framedReportCount: Int
+  /// The first error after the event header: a report that can't be framed
+  /// (`truncatedReport`, `reportDataExceedsEvent`; the reports after it can't be located, as
+  /// legacy reports are sequential) or, strict, `trailingBytes`; `nil` when every report is
+  /// framed (Core Vol 4 Part E §7.7.65.2, §7.7.65.13).
+  public let reportError: BLEAdvertisingError?
 
   /// The most legacy reports per event (Core Vol 4 Part E §7.7.65.2).
   public static let maximumLegacyReports = 0x19
@@ -45,8 +53,38 @@ public struct HCIAdvertisingReportsView: ~Escapable {
   }
 
   /// Validates the advertising reports of an event already split from its header.
+  ///
+  /// - Throws: the errors of ``init(scanning:options:)`` and its ``reportError``.
   @_lifetime(copy event)
   public init(event: borrowing HCIEventView, options: BLEAdvertisingOptions = .strict)
+    throws(BLEAdvertisingError)
+  {
+    try self.init(scanning: event, options: options)
+    if let error = reportError { throw error }
+  }
+
+  /// Frames an HCI event packet (starting at the event code) as advertising reports, keeping
+  /// the reports before the first one that can't be framed (Core Vol 4 Part E §7.7.65.2,
+  /// §7.7.65.13).
+  ///
+  /// - Throws: only event-level errors: those of ``HCIEventView/init(validating:baseOffset:)``,
+  ///   `notLEMetaEvent`, `unsupportedSubevent`, `invalidReportCount` and a missing subevent
+  ///   code or Num_Reports (`truncatedReport`). A report error is kept in ``reportError``.
+  @_lifetime(copy bytes)
+  public init(
+    scanning bytes: RawSpan, baseOffset: Int = 0, options: BLEAdvertisingOptions = .strict
+  ) throws(BLEAdvertisingError) {
+    let event = try HCIEventView(validating: bytes, baseOffset: baseOffset)
+    try self.init(scanning: event, options: options)
+  }
+
+  /// Frames the advertising reports of an event already split from its header, keeping the
+  /// reports before the first one that can't be framed (Core Vol 4 Part E §7.7.65.2,
+  /// §7.7.65.13).
+  ///
+  /// - Throws: only event-level errors, as ``init(scanning:baseOffset:options:)``.
+  @_lifetime(copy event)
+  public init(scanning event: borrowing HCIEventView, options: BLEAdvertisingOptions = .strict)
     throws(BLEAdvertisingError)
   {
     guard event.eventCode == HCIEventView.leMetaEventCode else {
@@ -72,22 +110,33 @@ public struct HCIAdvertisingReportsView: ~Escapable {
     let bodyStart = reader.index
     let bodyOffset = reader.offset
     var warnings: [BLEAdvertisingWarning] = []
-    for _ in 0..<Int(count) {
-      _ = try Self.readReport(&reader, extended: extended)
-    }
+    var framed = 0
+    var reportError: BLEAdvertisingError? = nil
     var end = reader.index
-    if !reader.isAtEnd {
-      guard options.isLenient else {
-        throw BLEAdvertisingError(.trailingBytes, offset: reader.offset)
+    while framed < Int(count) {
+      do throws(BLEAdvertisingError) {
+        _ = try Self.readReport(&reader, extended: extended)
+      } catch {
+        reportError = error
+        break
       }
-      warnings.append(BLEAdvertisingWarning(.trailingBytes, offset: reader.offset))
+      framed &+= 1
       end = reader.index
+    }
+    if reportError == nil, !reader.isAtEnd {
+      if options.isLenient {
+        warnings.append(BLEAdvertisingWarning(.trailingBytes, offset: reader.offset))
+      } else {
+        reportError = BLEAdvertisingError(.trailingBytes, offset: reader.offset)
+      }
     }
     self.body = event.parameters.extracting(bodyStart..<end)
     self.bodyOffset = bodyOffset
     self.isExtended = extended
     self.reportCount = Int(count)
     self.warnings = warnings
+    self.framedReportCount = framed
+    self.reportError = reportError
   }
 
   /// The reports in order, as views.

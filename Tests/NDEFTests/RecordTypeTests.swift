@@ -228,9 +228,18 @@ struct SmartPosterTests {
     #expect(try error([uri, uri])?.code == .smartPosterMultipleURIs)
     #expect(try error([uri, title, titleUpper])?.code == .smartPosterDuplicateTitle)
     let badAction = NDEFRecord(typeNameFormat: .wellKnown, type: Array("act".utf8), payload: [3])
-    #expect(try error([uri, badAction])?.code == .smartPosterInvalidAction)
+    // A bad local record is a malformed nested record (issue 21), not an error of the poster.
+    #expect(try error([uri, badAction]) == nil)
     let badSize = NDEFRecord(typeNameFormat: .wellKnown, type: Array("s".utf8), payload: [0, 1])
-    #expect(try error([uri, badSize]) == NDEFError(.smartPosterInvalidSize, offset: 10))
+    let sizePayload = try Self.posterPayload([uri, badSize])
+    #expect(
+      try SmartPosterView(validating: sizePayload.span.bytes).malformedRecords()
+        == [
+          NestedMalformedRecord(
+            index: 1,
+            malformed: MalformedRecord(
+              recordType: .smartPosterSize, error: NDEFError(.smartPosterInvalidSize, offset: 10)))
+        ])
     // Lenient: the first URI is used, duplicates are warnings.
     let payload = try Self.posterPayload([uri, uri, title, titleUpper])
     let lenient = try SmartPosterView(validating: payload.span.bytes, options: .lenient)

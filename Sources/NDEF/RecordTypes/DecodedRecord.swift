@@ -251,6 +251,12 @@ public struct RecordKind: RawRepresentable, Sendable, Hashable, CustomStringConv
   public static let external = RecordKind(rawValue: "external")
   /// An absolute-URI record (TNF 3).
   public static let absoluteURI = RecordKind(rawValue: "absoluteURI")
+  /// Smart Poster local `act` (RTD Smart Poster 1.0 §3.3.3), inside a poster only.
+  public static let smartPosterAction = RecordKind(rawValue: "smartPosterAction")
+  /// Smart Poster local `s` (RTD Smart Poster 1.0 §3.3.4), inside a poster only.
+  public static let smartPosterSize = RecordKind(rawValue: "smartPosterSize")
+  /// Smart Poster local `t` (RTD Smart Poster 1.0 §3.3.5), inside a poster only.
+  public static let smartPosterType = RecordKind(rawValue: "smartPosterType")
   /// Empty, Unknown, or a well-known type without a decoder.
   public static let unrecognized = RecordKind(rawValue: "unrecognized")
 

@@ -65,8 +65,9 @@ public struct SmartPosterView: ~Escapable {
   /// ``malformedRecords(depth:)`` (and its valid siblings still decode).
   ///
   /// - Throws: the nested message's framing errors, `nestingTooDeep`, `smartPosterMissingURI`
-  ///   (no URI record at all), `smartPosterMultipleURIs`, `smartPosterDuplicateTitle`,
-  ///   `smartPosterInvalidAction`, `smartPosterInvalidSize`, `invalidUTF8` (the `t` record).
+  ///   (no URI record at all), `smartPosterMultipleURIs`, `smartPosterDuplicateTitle`.
+  ///   A bad local record (`act`, `s`, `t`, §3.3.3-§3.3.5) does not throw: it is listed by
+  ///   ``malformedRecords(depth:)`` and its property stays nil.
   @_lifetime(copy payload)
   public init(
     validating payload: RawSpan, baseOffset: Int = 0, options: NDEFDecodingOptions = .strict,
@@ -107,24 +108,24 @@ public struct SmartPosterView: ~Escapable {
           sink.warnings += title.warnings
           titleCount += 1
         }
-      } else if record.hasType(.wellKnown, Self.actionType) {
-        guard record.payload.byteCount == 1, let value = record.payload.byte(at: 0), value <= 2 else {
-          try sink.report(.smartPosterInvalidAction, at: record.payloadOffset)
-          continue
+      } else if let bad = Self.localRecordError(record, options: .strict) {
+        // Lenient: a warning, as before (the `t` text is kept); strict: listed by
+        // ``malformedRecords(depth:)`` and the value stays nil.
+        if options.isLenient {
+          sink.warnings.append(NDEFWarning(bad.error.code, offset: bad.error.offset))
+          if record.hasType(.wellKnown, Self.typeType) { mimeType = record.payload }
         }
-        action = SmartPosterAction(rawValue: value)
-      } else if record.hasType(.wellKnown, Self.sizeType) {
-        var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
-        guard record.payload.byteCount == 4, let value = reader.readUInt32BE() else {
-          try sink.report(.smartPosterInvalidSize, at: record.payloadOffset)
-          continue
+      } else {
+        // A local record (`act`, `s`, `t`) that breaks §3.3.3-§3.3.5 is a malformed nested
+        // record (``malformedRecords(depth:)``): its value stays nil, the poster decodes.
+        if record.hasType(.wellKnown, Self.actionType) {
+          action = record.payload.byte(at: 0).flatMap { SmartPosterAction(rawValue: $0) }
+        } else if record.hasType(.wellKnown, Self.sizeType) {
+          var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
+          size = reader.readUInt32BE()
+        } else if record.hasType(.wellKnown, Self.typeType) {
+          mimeType = record.payload
         }
-        size = value
-      } else if record.hasType(.wellKnown, Self.typeType) {
-        if let bad = TextValidation.firstInvalidUTF8(record.payload) {
-          try sink.report(.invalidUTF8, at: record.payloadOffset &+ bad)
-        }
-        mimeType = record.payload
       }
     }
     if uriCount == 0 { try sink.report(.smartPosterMissingURI, at: baseOffset) }
@@ -181,8 +182,53 @@ public struct SmartPosterView: ~Escapable {
   /// UTF-8, a URI with a reserved prefix in strict mode, ...), with their index and typed
   /// error; `depth` is the poster's own depth. In strict mode a poster with any is not
   /// valid; lenient callers may treat them as warnings.
+  ///
+  /// The poster's local records (`act`, `s`, `t`; local names resolve only inside the
+  /// poster, NFC Forum RTD 1.0 §2.3) are listed here too, with the kinds
+  /// ``RecordKind/smartPosterAction``, ``RecordKind/smartPosterSize`` and
+  /// ``RecordKind/smartPosterType``, in record order with the others.
   public func malformedRecords(depth: Int = 0) -> [NestedMalformedRecord] {
-    message.malformedRecords(depth: depth &+ 1)
+    var result = message.malformedRecords(depth: depth &+ 1)
+    var records = message.records
+    var index = 0
+    while let record = records.next() {
+      if let malformed = Self.localRecordError(record, options: message.options) {
+        let at = result.firstIndex(where: { $0.index > index }) ?? result.endIndex
+        result.insert(NestedMalformedRecord(index: index, malformed: malformed), at: at)
+      }
+      index += 1
+    }
+    return result
+  }
+
+  /// The typed error of a Smart Poster local record whose payload breaks its rule: `act`
+  /// not one byte of 0...2 (§3.3.3, `smartPosterInvalidAction` at the payload), `s` not
+  /// 4 bytes (§3.3.4, `smartPosterInvalidSize` at the payload), `t` not UTF-8 (§3.3.5,
+  /// `invalidUTF8` at the first bad byte); nil for a valid one or any other record, and
+  /// nil in lenient mode (where the poster reports these as warnings).
+  public static func localRecordError(
+    _ record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict
+  ) -> MalformedRecord? {
+    guard !options.isLenient, record.typeNameFormat == .wellKnown, !record.isChunked else { return nil }
+    if record.hasType(.wellKnown, actionType) {
+      guard record.payload.byteCount == 1, let value = record.payload.byte(at: 0), value <= 2 else {
+        return MalformedRecord(
+          recordType: .smartPosterAction,
+          error: NDEFError(.smartPosterInvalidAction, offset: record.payloadOffset))
+      }
+    } else if record.hasType(.wellKnown, sizeType) {
+      guard record.payload.byteCount == 4 else {
+        return MalformedRecord(
+          recordType: .smartPosterSize,
+          error: NDEFError(.smartPosterInvalidSize, offset: record.payloadOffset))
+      }
+    } else if record.hasType(.wellKnown, typeType) {
+      if let bad = TextValidation.firstInvalidUTF8(record.payload) {
+        return MalformedRecord(
+          recordType: .smartPosterType, error: NDEFError(.invalidUTF8, offset: record.payloadOffset &+ bad))
+      }
+    }
+    return nil
   }
 
   /// The icon records, in order.

@@ -65,6 +65,13 @@ public enum NDEFRecordTypeOracle {
     return strict.malformedRecords(depth: 1).count
   }
 
+  /// How many records of a Smart Poster payload are malformed in strict mode, its local
+  /// records (`act`, `s`, `t`) included (its strict decoding failing counts as one).
+  static func posterMalformedInStrictMode(_ payload: [UInt8]) -> Int {
+    guard let strict = try? SmartPosterView(validating: payload.span.bytes, options: .strict) else { return 1 }
+    return strict.malformedRecords().count
+  }
+
   struct Outcome {
     /// The owned model (or the decoded values), compared with `==`. Not a `String`: describing
     /// a model through reflection cost ~6 µs per AD structure and made a 3.8 KB input slow.
@@ -91,9 +98,9 @@ public enum NDEFRecordTypeOracle {
       let model = URIRecord(view)
       return Outcome(summary: model.uri, warnings: view.warnings.count, reencoded: model.payload)
     case .smartPoster(let view):
-      // A nested record malformed in strict mode makes the poster not valid in strict mode
-      // and counts as a warning in lenient mode.
-      let malformed = nestedMalformedInStrictMode(view.message)
+      // A nested record malformed in strict mode (a local `act`, `s`, `t` included) makes the
+      // poster not valid in strict mode and counts as a warning in lenient mode.
+      let malformed = posterMalformedInStrictMode(payload)
       guard options.isLenient || malformed == 0, let model = try? SmartPoster(view) else { return nil }
       return Outcome(
         summary: model, warnings: view.warnings.count + malformed, reencoded: try? model.record().payload)

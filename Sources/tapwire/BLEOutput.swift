@@ -82,19 +82,29 @@ enum BLEOutput {
     return .object(pairs)
   }
 
+  /// `hci`: the reports that can be framed, even when a later one cannot (legacy reports are
+  /// sequential, so none after it can be located). A report that cannot be framed, or (strict)
+  /// bytes after the last report, make the object `"ok": false` with `error` and `errors`
+  /// beside the framed `reports`; exit status 1.
   static func hci(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     do throws(BLEAdvertisingError) {
       let view = try HCIAdvertisingReportsView(
-        validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+        scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
       var reports: [JSON] = []
       var iterator = view.reports
       while let report = iterator.next() {
         reports.append(reportJSON(AdvertisingReport(report), timestamp: nil))
       }
+      let warnings: (String, JSON) = ("warnings", .array(view.warnings.map(warningJSON)))
+      guard let error = view.reportError else {
+        return .success(
+          .object([("ok", .bool(true)), ("format", .string("hci")), ("reports", .array(reports)), warnings]))
+      }
+      let json = warningJSON(BLEAdvertisingWarning(error.code, offset: error.offset))
       return .success(
         .object([
-          ("ok", .bool(true)), ("format", .string("hci")), ("reports", .array(reports)),
-          ("warnings", .array(view.warnings.map(warningJSON))),
+          ("ok", .bool(false)), ("format", .string("hci")), ("error", json), ("reports", .array(reports)),
+          ("errors", .array([json])), warnings,
         ]))
     } catch {
       return .failure(failure(error))

@@ -259,12 +259,22 @@ extension BLETree {
     return BLETree(source: bytes).structures(view)
   }
 
+  /// The framed reports, then (when one cannot be framed) an `error` line at its offset
+  /// with the input line and a caret under the byte.
   static func hci(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
     guard
       let view = try? HCIAdvertisingReportsView(
-        validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+        scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
-    return BLETree(source: bytes).reports(view, eventOffset: 0)
+    var nodes = BLETree(source: bytes).reports(view, eventOffset: 0)
+    if let error = view.reportError {
+      var node = TreeNode(
+        bytes, at: error.offset, count: 1, "error",
+        "\(error.code.name) at offset \(error.offset): \(error.code.message)")
+      node.extraLines = HexDump.caret(bytes, at: error.offset)
+      nodes.append(node)
+    }
+    return nodes
   }
 
   static func btsnoop(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {

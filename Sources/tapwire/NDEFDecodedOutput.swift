@@ -10,13 +10,50 @@ enum NDEFDecodedOutput {
   static func nullable(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
 
   /// The nested message's records, as RECORD objects.
-  static func records(_ message: borrowing NDEFMessageView, depth: Int) throws(NDEFError) -> JSON {
+  /// `inPoster`: the message of a Smart Poster, where `act`, `s` and `t` are local record
+  /// types (RTD 1.0 §2.3, Smart Poster §3.3.3-§3.3.5): a valid one gets its `decoded` kind
+  /// (`smartPosterAction`, `smartPosterSize`, `smartPosterType`), a bad one `malformed`.
+  static func records(_ message: borrowing NDEFMessageView, depth: Int, inPoster: Bool = false)
+    throws(NDEFError)
+    -> JSON
+  {
     var result: [JSON] = []
     var iterator = message.records
     while let record = iterator.next() {
-      result.append(try NDEFOutput.recordJSON(record, options: message.options, depth: depth))
+      var json = try NDEFOutput.recordJSON(record, options: message.options, depth: depth)
+      if inPoster, let decoded = posterLocalJSON(record, options: message.options),
+        case .object(var pairs) = json
+      {
+        pairs.removeAll { $0.0 == "decoded" }
+        pairs.append(("decoded", decoded))
+        json = .object(pairs)
+      }
+      result.append(json)
     }
     return .array(result)
+  }
+
+  /// The `decoded` object of a Smart Poster local record, or nil for any other record.
+  static func posterLocalJSON(_ record: borrowing NDEFRecordView, options: NDEFDecodingOptions) -> JSON? {
+    guard record.typeNameFormat == .wellKnown, !record.isChunked else { return nil }
+    if let bad = SmartPosterView.localRecordError(record, options: options) { return malformed(bad) }
+    // Lenient mode reports a bad one as a warning of the poster: no kind then.
+    guard SmartPosterView.localRecordError(record, options: .strict) == nil else { return nil }
+    let payload = record.payload
+    if record.hasType(.wellKnown, SmartPosterView.actionType), let byte = payload.byte(at: 0) {
+      return .object([
+        ("kind", .string("smartPosterAction")), ("action", .string(SmartPosterAction(rawValue: byte).name)),
+      ])
+    }
+    if record.hasType(.wellKnown, SmartPosterView.sizeType) {
+      var size = 0
+      for index in 0..<payload.byteCount { size = size << 8 | Int(payload.byte(at: index) ?? 0) }
+      return .object([("kind", .string("smartPosterSize")), ("size", .int(size))])
+    }
+    if record.hasType(.wellKnown, SmartPosterView.typeType) {
+      return .object([("kind", .string("smartPosterType")), ("mimeType", .string(text(payload)))])
+    }
+    return nil
   }
 
   /// `{"kind": "malformed", "recordType": ..., "error": {code, offset, message}}`: a record of
@@ -109,7 +146,8 @@ enum NDEFDecodedOutput {
       return .object([
         ("kind", .string("smartPoster")), ("uri", nullable(uri)), ("titles", .array(titles)),
         ("action", nullable(view.action?.name)), ("size", view.size.map { .int(Int($0)) } ?? .null),
-        ("mimeType", nullable(mimeType)), ("records", try records(view.message, depth: depth + 1)),
+        ("mimeType", nullable(mimeType)),
+        ("records", try records(view.message, depth: depth + 1, inPoster: true)),
       ])
     case .handover(let view):
       var carriers: [JSON] = []

@@ -55,12 +55,20 @@ struct NDEFTree {
   }
 
   /// The records of a message, one node each.
-  func records(_ message: borrowing NDEFMessageView, depth: Int = 0) -> [TreeNode] {
+  /// `inPoster`: a Smart Poster's message, where a bad `act`, `s` or `t` record gets its
+  /// error line (RTD 1.0 §2.3 local types).
+  func records(_ message: borrowing NDEFMessageView, depth: Int = 0, inPoster: Bool = false) -> [TreeNode] {
     var result: [TreeNode] = []
     var iterator = message.records
     var index = 0
     while let record = iterator.next() {
-      result.append(self.record(record, index: index, depth: depth))
+      var node = self.record(record, index: index, depth: depth)
+      if inPoster, let bad = SmartPosterView.localRecordError(record, options: options),
+        let payload = node.children.lastIndex(where: { $0.name == "payload" })
+      {
+        node.children[payload].children.append(errorNode(bad))
+      }
+      result.append(node)
       index += 1
     }
     return result
@@ -179,7 +187,7 @@ struct NDEFTree {
     case .uri(let view):
       return uriNodes(view)
     case .smartPoster(let view):
-      var result = records(view.message, depth: depth + 1)
+      var result = records(view.message, depth: depth + 1, inPoster: true)
       if let json = try? NDEFDecodedOutput.json(decoded, options: options, depth: depth) {
         result += Describe.jsonNodes(json, skip: ["kind", "records", "titles"])
       }

@@ -68,7 +68,9 @@ public enum NDEFRecordTypeOracle {
   /// How many records of a Smart Poster payload are malformed in strict mode, its local
   /// records (`act`, `s`, `t`) included (its strict decoding failing counts as one).
   static func posterMalformedInStrictMode(_ payload: [UInt8]) -> Int {
-    guard let strict = try? SmartPosterView(validating: payload.span.bytes, options: .strict) else { return 1 }
+    guard let strict = try? SmartPosterView(validating: payload.span.bytes, options: .strict) else {
+      return 1
+    }
     return strict.malformedRecords().count
   }
 

@@ -9,6 +9,7 @@ import NFCTags
 public enum TagImageOracle {
   /// Checks one input against every tag type.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    try checkScanning(bytes)
     try checkType("Type 1", bytes, decode: decodeType1) { message throws(NFCTagError) in
       try Type1Tag.writePlan(message, into: bytes)
     }
@@ -20,6 +21,37 @@ public enum TagImageOracle {
     }
     try checkType("Type 5", bytes, decode: decodeType5) { message throws(NFCTagError) in
       try Type5Tag.writePlan(message, into: bytes)
+    }
+  }
+
+  /// The `scanning` initializers agree with the `validating` ones (strict): the first kept
+  /// TLV error is what validation throws, a thrown error is the same, and no error at all
+  /// means validation succeeds.
+  static func checkScanning(_ bytes: [UInt8]) throws(OracleFailure) {
+    typealias Attempt = (RawSpan) throws(NFCTagError) -> [NFCTagError]
+    let kinds: [(String, Attempt, Attempt)] = [
+      (
+        "Type 1",
+        { (image: RawSpan) throws(NFCTagError) in try Type1TagView(scanning: image).tlvArea.area.errors },
+        { (image: RawSpan) throws(NFCTagError) in try Type1TagView(validating: image).tlvArea.area.errors }
+      ),
+      (
+        "Type 2",
+        { (image: RawSpan) throws(NFCTagError) in try Type2TagView(scanning: image).tlvArea.area.errors },
+        { (image: RawSpan) throws(NFCTagError) in try Type2TagView(validating: image).tlvArea.area.errors }
+      ),
+      (
+        "Type 5",
+        { (image: RawSpan) throws(NFCTagError) in try Type5TagView(scanning: image).tlvArea.area.errors },
+        { (image: RawSpan) throws(NFCTagError) in try Type5TagView(validating: image).tlvArea.area.errors }
+      ),
+    ]
+    for (name, scan, validate) in kinds {
+      var validation: NFCTagError? = nil
+      do throws(NFCTagError) { _ = try validate(bytes.span.bytes) } catch { validation = error }
+      var scanned: NFCTagError? = nil
+      do throws(NFCTagError) { scanned = try scan(bytes.span.bytes).first } catch { scanned = error }
+      try require(scanned == validation, "\(name): the scan's first error is not the validation error")
     }
   }
 

@@ -21,6 +21,10 @@ public struct TagTLVArea: Sendable {
   public let ndefInsertionOffset: Int
   /// The rules the image broke that lenient decoding accepted; empty in strict mode.
   public let warnings: [NFCTagWarning]
+  /// The strict-mode errors that ``init(scanning:map:options:)`` kept instead of throwing,
+  /// in image order (code and absolute offset of the T byte or of the broken field); empty
+  /// after ``init(image:map:options:)`` and in lenient mode, where they are warnings.
+  public let errors: [NFCTagError]
 
   /// Scans the TLV area of `image` as laid out by `map`.
   ///
@@ -35,7 +39,34 @@ public struct TagTLVArea: Sendable {
   public init(image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions = .strict)
     throws(NFCTagError)
   {
+    try self.init(image: image, map: map, options: options, collecting: false)
+  }
+
+  /// Scans the TLV area of `image` and keeps what strict mode finds wrong where the rest can
+  /// still be located: a TLV of an unknown type (its length frames it; the scan goes on
+  /// before the NDEF TLV and ends after it, as lenient reading does), a second NDEF TLV or a
+  /// control TLV after the NDEF TLV, and anything after the NDEF TLV that cannot be framed
+  /// (the scan ends there). Each is in ``errors``; the NDEF TLV and every TLV before the
+  /// first error are decoded as usual. The first of ``errors`` is what
+  /// ``init(image:map:options:)`` throws. Lenient mode is unchanged.
+  ///
+  /// - Throws: what ``init(image:map:options:)`` throws, when the NDEF TLV cannot be located
+  ///   (a TLV before it that cannot be framed, a bad control TLV before it,
+  ///   ``NFCTagError/Code/missingNDEFTLV``) or for ``NFCTagError/Code/tooManyTLVs``: the
+  ///   first kept error when there is one, else that error.
+  public init(scanning image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions = .strict)
+    throws(NFCTagError)
+  {
+    try self.init(image: image, map: map, options: options, collecting: true)
+  }
+
+  init(image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions, collecting: Bool)
+    throws(NFCTagError)
+  {
     let lenient = options.isLenient
+    // Strict errors that leave the rest locatable are kept (``init(scanning:map:options:)``).
+    let collect = collecting && !lenient
+    var errors: [NFCTagError] = []
     var warnings: [NFCTagWarning] = []
     var scanner = TagTLVScanner(image: image, map: map, options: options)
     var count = 0
@@ -53,7 +84,12 @@ public struct TagTLVArea: Sendable {
         // After an empty NDEF TLV the tag is INITIALIZED (T2T §4.4.1, T1T §4.4.1) and what
         // follows is unspecified, e.g. the body of an interrupted write: the scan ends there.
         if ndef?.length == 0 { break }
-        guard lenient, ndef != nil || error.code == .truncatedTLV else { throw error }
+        if collect && ndef != nil {
+          errors.append(error)
+          break
+        }
+        // A kept error came first: it is what validation throws.
+        guard lenient, ndef != nil || error.code == .truncatedTLV else { throw errors.first ?? error }
         warnings.append(NFCTagWarning(error.code, offset: error.offset))
         break
       }
@@ -67,7 +103,7 @@ public struct TagTLVArea: Sendable {
       if tlv.type != .null {
         counted &+= 1
         guard counted <= options.maximumTLVCount else {
-          throw NFCTagError(.tooManyTLVs, offset: tlv.offset)
+          throw errors.first ?? NFCTagError(.tooManyTLVs, offset: tlv.offset)
         }
       }
       if let warning = scanner.lastWarning { warnings.append(warning) }
@@ -90,8 +126,12 @@ public struct TagTLVArea: Sendable {
         break
       }
       if let broken {
-        guard lenient else { throw NFCTagError(broken, offset: tlv.offset) }
-        warnings.append(NFCTagWarning(broken, offset: tlv.offset))
+        if collect {
+          errors.append(NFCTagError(broken, offset: tlv.offset))
+        } else {
+          guard lenient else { throw NFCTagError(broken, offset: tlv.offset) }
+          warnings.append(NFCTagWarning(broken, offset: tlv.offset))
+        }
         if broken == .unknownTLVType && ndef != nil { break }
       }
       if ndef == nil && tlv.type != .null && tlv.type != .terminator {
@@ -101,7 +141,7 @@ public struct TagTLVArea: Sendable {
     }
     if ndef == nil {
       guard lenient else {
-        throw NFCTagError(.missingNDEFTLV, offset: map.dataAreaStart)
+        throw errors.first ?? NFCTagError(.missingNDEFTLV, offset: map.dataAreaStart)
       }
       warnings.append(NFCTagWarning(.missingNDEFTLV, offset: map.dataAreaStart))
     }
@@ -111,6 +151,7 @@ public struct TagTLVArea: Sendable {
     self.ndefTLV = ndef
     self.ndefInsertionOffset = ndef?.offset ?? scanner.map.normalized(insertion)
     self.warnings = warnings
+    self.errors = errors
   }
 
   /// The absolute offset of the first NDEF message byte, or `nil` without an NDEF TLV.
@@ -161,6 +202,26 @@ public struct TagTLVAreaView: ~Escapable {
   {
     self.image = image
     self.area = try TagTLVArea(image: image, map: map, options: options)
+  }
+
+  /// Scans the TLV area of `image`, keeping strict-mode errors where the rest can still be
+  /// located (``TagTLVArea/errors``).
+  ///
+  /// - Throws: as ``TagTLVArea/init(scanning:map:options:)``.
+  @_lifetime(copy image)
+  public init(scanning image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions = .strict)
+    throws(NFCTagError)
+  {
+    self.image = image
+    self.area = try TagTLVArea(scanning: image, map: map, options: options)
+  }
+
+  @_lifetime(copy image)
+  init(image: RawSpan, map: TagMemoryMap, options: TagDecodingOptions, collecting: Bool)
+    throws(NFCTagError)
+  {
+    self.image = image
+    self.area = try TagTLVArea(image: image, map: map, options: options, collecting: collecting)
   }
 
   /// The TLVs in order, as the scan read them.

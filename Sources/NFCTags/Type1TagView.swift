@@ -48,6 +48,28 @@ public struct Type1TagView: ~Escapable {
   public init(
     validating image: RawSpan, headerROM: Type1HeaderROM? = nil, options: TagDecodingOptions = .strict
   ) throws(NFCTagError) {
+    try self.init(validating: image, headerROM: headerROM, options: options, collecting: false)
+  }
+
+  /// Decodes the image as the `validating` initializer does, but keeps the strict-mode
+  /// errors of the TLV area where the NDEF TLV and the rest can still be located: they are
+  /// in ``TagTLVAreaView/area``'s ``TagTLVArea/errors`` (see
+  /// ``TagTLVArea/init(scanning:map:options:)``), and the image counts as not valid when
+  /// there are any.
+  ///
+  /// - Throws: the `validating` initializer's errors that leave the NDEF TLV unlocated
+  ///   (the first kept TLV error when one came before them).
+  @_lifetime(copy image)
+  public init(
+    scanning image: RawSpan, headerROM: Type1HeaderROM? = nil, options: TagDecodingOptions = .strict
+  ) throws(NFCTagError) {
+    try self.init(validating: image, headerROM: headerROM, options: options, collecting: true)
+  }
+
+  @_lifetime(copy image)
+  init(
+    validating image: RawSpan, headerROM: Type1HeaderROM?, options: TagDecodingOptions, collecting: Bool
+  ) throws(NFCTagError) {
     let ccOffset = Self.capabilityContainerOffset
     guard image.byteCount >= Self.dataAreaOffset else {
       throw NFCTagError(.truncatedImage, offset: image.byteCount)
@@ -82,7 +104,7 @@ public struct Type1TagView: ~Escapable {
           kind: .lock, offset: Self.staticLockOffset, length: 2, bitCount: 15, bytesLockedPerBit: 8))
       map.add(TagMemoryArea(kind: .reserved, offset: Self.staticLockOffset &+ 2, length: 14))
     }
-    let area = try TagTLVAreaView(validating: image, map: map, options: options)
+    let area = try TagTLVAreaView(image: image, map: map, options: options, collecting: collecting)
     warnings.append(contentsOf: area.area.warnings)
     self.image = image
     self.capabilityContainer = cc

@@ -43,8 +43,29 @@ public struct Type2TagView: ~Escapable {
   ///   end), and the errors of ``TagTLVArea/init(image:map:options:)``.
   @_lifetime(copy image)
   public init(
-    validating image: RawSpan, variant: Type2TagVariant? = nil,
-    options: TagDecodingOptions = .strict
+    validating image: RawSpan, variant: Type2TagVariant? = nil, options: TagDecodingOptions = .strict
+  ) throws(NFCTagError) {
+    try self.init(validating: image, variant: variant, options: options, collecting: false)
+  }
+
+  /// Decodes the image as the `validating` initializer does, but keeps the strict-mode
+  /// errors of the TLV area where the NDEF TLV and the rest can still be located: they are
+  /// in ``TagTLVAreaView/area``'s ``TagTLVArea/errors`` (see
+  /// ``TagTLVArea/init(scanning:map:options:)``), and the image counts as not valid when
+  /// there are any.
+  ///
+  /// - Throws: the `validating` initializer's errors that leave the NDEF TLV unlocated
+  ///   (the first kept TLV error when one came before them).
+  @_lifetime(copy image)
+  public init(
+    scanning image: RawSpan, variant: Type2TagVariant? = nil, options: TagDecodingOptions = .strict
+  ) throws(NFCTagError) {
+    try self.init(validating: image, variant: variant, options: options, collecting: true)
+  }
+
+  @_lifetime(copy image)
+  init(
+    validating image: RawSpan, variant: Type2TagVariant?, options: TagDecodingOptions, collecting: Bool
   ) throws(NFCTagError) {
     let ccOffset = Self.capabilityContainerOffset
     guard image.byteCount >= Self.dataAreaOffset else {
@@ -70,7 +91,7 @@ public struct Type2TagView: ~Escapable {
       end = image.byteCount
     }
     let map = TagMemoryMap(dataAreaStart: Self.dataAreaOffset, dataAreaEnd: end)
-    let area = try TagTLVAreaView(validating: image, map: map, options: options)
+    let area = try TagTLVAreaView(image: image, map: map, options: options, collecting: collecting)
     warnings.append(contentsOf: area.area.warnings)
     self.image = image
     self.capabilityContainer = cc

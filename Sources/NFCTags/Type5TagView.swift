@@ -26,7 +26,31 @@ public struct Type5TagView: ~Escapable {
   ///   below 256), ``NFCTagError/Code/dataAreaExceedsImage`` (offset 2 or 6), and the
   ///   errors of ``TagTLVArea/init(image:map:options:)``.
   @_lifetime(copy image)
-  public init(validating image: RawSpan, options: TagDecodingOptions = .strict) throws(NFCTagError) {
+  public init(
+    validating image: RawSpan, options: TagDecodingOptions = .strict
+  ) throws(NFCTagError) {
+    try self.init(validating: image, options: options, collecting: false)
+  }
+
+  /// Decodes the image as the `validating` initializer does, but keeps the strict-mode
+  /// errors of the TLV area where the NDEF TLV and the rest can still be located: they are
+  /// in ``TagTLVAreaView/area``'s ``TagTLVArea/errors`` (see
+  /// ``TagTLVArea/init(scanning:map:options:)``), and the image counts as not valid when
+  /// there are any.
+  ///
+  /// - Throws: the `validating` initializer's errors that leave the NDEF TLV unlocated
+  ///   (the first kept TLV error when one came before them).
+  @_lifetime(copy image)
+  public init(
+    scanning image: RawSpan, options: TagDecodingOptions = .strict
+  ) throws(NFCTagError) {
+    try self.init(validating: image, options: options, collecting: true)
+  }
+
+  @_lifetime(copy image)
+  init(
+    validating image: RawSpan, options: TagDecodingOptions, collecting: Bool
+  ) throws(NFCTagError) {
     guard image.byteCount >= 4 else { throw NFCTagError(.truncatedImage, offset: image.byteCount) }
     let magic = image.byte(at: 0) ?? 0
     let version = image.byte(at: 1) ?? 0
@@ -66,7 +90,7 @@ public struct Type5TagView: ~Escapable {
       end = image.byteCount
     }
     let map = TagMemoryMap(dataAreaStart: cc.byteCount, dataAreaEnd: end)
-    let area = try TagTLVAreaView(validating: image, map: map, options: options)
+    let area = try TagTLVAreaView(image: image, map: map, options: options, collecting: collecting)
     warnings.append(contentsOf: area.area.warnings)
     self.image = image
     self.capabilityContainer = cc

@@ -72,10 +72,26 @@ enum TagOutput {
     maxNDEFSize: Int, readOnly: Bool, warnings: [NFCTagWarning], options: NDEFDecodingOptions
   ) throws(NFCTagError) -> JSON {
     let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(area, options: options) }
-    return envelope(
+    let object = envelope(
       format, cc: cc, tlvs: tlvsJSON(area), ndef: ndef, dataAreaSize: dataAreaSize, maxNDEFSize: maxNDEFSize,
-      readOnly: readOnly, warnings: warnings + area.area.warnings, notes: area.notes,
+      readOnly: readOnly, warnings: warnings, notes: area.notes,
       lenient: options.isLenient)
+    return applyingTLVErrors(object, area.area.errors)
+  }
+
+  /// A TLV area's strict-mode errors that left the NDEF TLV located (``TagTLVArea/errors``):
+  /// the image stays decoded, `"ok": false`, `error` is the first TLV error (what strict
+  /// validation reports) and `errors` lists them, then the malformed records' errors.
+  static func applyingTLVErrors(_ object: JSON, _ errors: [NFCTagError]) -> JSON {
+    guard !errors.isEmpty, case .object(var pairs) = object else { return object }
+    let tlvErrors = errors.map { warningJSON(NFCTagWarning($0.code, offset: $0.offset)) }
+    let recordErrors = NDEFDecodedOutput.malformedErrors(in: object)
+    if let index = pairs.firstIndex(where: { $0.0 == "ok" }) { pairs[index].1 = .bool(false) }
+    pairs.removeAll { $0.0 == "error" }
+    let at = (pairs.firstIndex(where: { $0.0 == "format" }) ?? 0) + 1
+    pairs.insert(("error", tlvErrors[0]), at: at)
+    pairs.insert(("errors", .array(tlvErrors + recordErrors)), at: at + 1)
+    return .object(pairs)
   }
 
   static func decode(
@@ -101,7 +117,7 @@ enum TagOutput {
 
   static func t1t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
-      let view = try Type1TagView(validating: bytes.span.bytes, options: options)
+      let view = try Type1TagView(scanning: bytes.span.bytes, options: options)
       let cc = view.capabilityContainer
       return try tlvImage(
         "t1t",
@@ -117,7 +133,7 @@ enum TagOutput {
 
   static func t2t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
-      let view = try Type2TagView(validating: bytes.span.bytes, options: options)
+      let view = try Type2TagView(scanning: bytes.span.bytes, options: options)
       let cc = view.capabilityContainer
       return try tlvImage(
         "t2t",
@@ -153,7 +169,7 @@ enum TagOutput {
 
   static func t5t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     decode(bytes, lenient: lenient) { options, ndefOptions throws(NFCTagError) in
-      let view = try Type5TagView(validating: bytes.span.bytes, options: options)
+      let view = try Type5TagView(scanning: bytes.span.bytes, options: options)
       let cc = view.capabilityContainer
       return try tlvImage(
         "t5t",

@@ -74,6 +74,14 @@ enum TagTree {
       result.append(
         TreeNode(image, at: memory.offset, count: memory.length, "\(memory.kind.name) area", text + outside))
     }
+    // Strict-mode TLV errors that left the NDEF TLV located: each in place, with a caret.
+    for error in area.area.errors {
+      var node = TreeNode(
+        image, at: error.offset, count: 1, "error",
+        "\(error.code.name) at offset \(error.offset): \(error.code.message)")
+      node.extraLines = HexDump.caret(image, at: error.offset)
+      result.append(node)
+    }
     return result
   }
 
@@ -86,7 +94,7 @@ enum TagTree {
   }
 
   static func t1t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard let view = try? Type1TagView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+    guard let view = try? Type1TagView(scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
     let cc = view.capabilityContainer
     let ccOffset = Type1TagView.capabilityContainerOffset
@@ -131,7 +139,7 @@ enum TagTree {
   }
 
   static func t2t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard let view = try? Type2TagView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+    guard let view = try? Type2TagView(scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
     let cc = view.capabilityContainer
     let ccOffset = Type2TagView.capabilityContainerOffset
@@ -166,7 +174,7 @@ enum TagTree {
   }
 
   static func t5t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard let view = try? Type5TagView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+    guard let view = try? Type5TagView(scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
     let cc = view.capabilityContainer
     var features: [String] = []

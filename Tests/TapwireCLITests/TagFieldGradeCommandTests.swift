@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+
+/// Issue 21: a tag image whose TLV area breaks a strict rule after (or around) the NDEF TLV
+/// still shows its capability container, TLVs and NDEF message, with the error in place.
+@Suite("tapwire decode: tag images with a bad TLV")
+struct TagFieldGradeCommandTests {
+  /// A 64-byte Type 2 image: CC E1 10 06 00, the NDEF TLV at 16 (a URI record at 18), an
+  /// unknown TLV 42 at 30, a terminator at 34.
+  static let unknownAfterNDEF: String = {
+    var image = [UInt8](repeating: 0, count: 64)
+    image.replaceSubrange(12..<16, with: [0xE1, 0x10, 0x06, 0x00])
+    let tlvs: [UInt8] =
+      [0x03, 0x0C, 0xD1, 0x01, 0x08, 0x55, 0x01, 0x6E, 0x66, 0x63, 0x2E, 0x63, 0x6F, 0x6D]
+      + [0x42, 0x02, 0xAA, 0xBB, 0xFE]
+    image.replaceSubrange(16..<(16 + tlvs.count), with: tlvs)
+    return image.map { String(format: "%02x", $0) }.joined()
+  }()
+
+  @Test func strictModeShowsTheMessageAndTheErrorInPlace() throws {
+    let result = try CLI.run(["decode", "--as", "t2t", "--json", Self.unknownAfterNDEF])
+    #expect(result.status == 1)
+    let object = try CLI.object(result.stdout)
+    #expect(object["ok"] as? Bool == false)
+    let error = try #require(object["error"] as? [String: Any])
+    #expect(error["code"] as? String == "unknownTLVType")
+    #expect(error["offset"] as? Int == 30)
+    let errors = try #require(object["errors"] as? [[String: Any]])
+    #expect(errors.count == 1)
+    #expect(errors.first?["offset"] as? Int == 30)
+    let tlvs = try #require(object["tlvs"] as? [[String: Any]])
+    #expect(tlvs.compactMap { $0["offset"] as? Int } == [16, 30])
+    let ndef = try #require(object["ndef"] as? [String: Any])
+    let records = try #require(ndef["records"] as? [[String: Any]])
+    let decoded = try #require(records.first?["decoded"] as? [String: Any])
+    #expect(decoded["uri"] as? String == "http://www.nfc.com")
+    #expect((object["warnings"] as? [Any])?.isEmpty == true)
+
+    let tree = try CLI.run(["decode", "--as", "t2t", Self.unknownAfterNDEF])
+    #expect(tree.status == 1)
+    let lines = tree.stdout.split(separator: "\n").map(String.init)
+    let uri = try #require(lines.firstIndex { $0.contains("URI: \"http://www.nfc.com\"") })
+    let errorLine = try #require(lines.firstIndex { $0.contains("error: unknownTLVType at offset 30") })
+    #expect(uri < errorLine)
+    #expect(lines[errorLine + 2].contains("^^ offset 30"))
+  }
+
+  @Test func lenientModeWarnsOnce() throws {
+    let result = try CLI.run(["decode", "--as", "t2t", "--lenient", "--json", Self.unknownAfterNDEF])
+    #expect(result.status == 0)
+    let object = try CLI.object(result.stdout)
+    #expect(object["ok"] as? Bool == true)
+    #expect(object["errors"] == nil)
+    let warnings = try #require(object["warnings"] as? [[String: Any]])
+    // One warning per rule broken (the TLV area's warnings were once listed twice).
+    #expect(warnings.map { $0["code"] as? String } == ["unknownTLVType"])
+    #expect(warnings.first?["offset"] as? Int == 30)
+  }
+}

@@ -190,9 +190,20 @@ struct Format: Sendable {
     tree: { bytes, lenient in
       let options: NDEFDecodingOptions = lenient ? .lenient : .strict
       let (json, ok) = NDEFOutput.json(bytes, options: options)
-      // A record-type error (`ok` false) still shows every record; framing errors show none.
-      guard let message = try? NDEFMessageView(validating: bytes.span, options: options) else {
-        return .failure(DecodeFailure(errorJSON: json))
+      // A record-type error (`ok` false) still shows every record; a framing error shows the
+      // records before the one that cannot be framed, then the error in place.
+      let message: NDEFMessageView
+      do throws(NDEFError) {
+        message = try NDEFMessageView(validating: bytes.span, options: options)
+      } catch {
+        let nodes = NDEFTree(source: bytes, options: options).partialRecords(
+          bytes, baseOffset: 0, failure: error)
+        guard !nodes.isEmpty else { return .failure(DecodeFailure(errorJSON: json)) }
+        return .success(
+          HumanTree(
+            summary:
+              "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), records before a framing error",
+            nodes: nodes, warnings: Describe.warnings(json), failure: DecodeFailure(errorJSON: json)))
       }
       let plural = message.recordCount == 1 ? "record" : "records"
       return .success(

@@ -108,10 +108,38 @@ enum NDEFOutput {
       let message = try NDEFMessageView(validating: bytes.span, options: options)
       return NDEFDecodedOutput.applyingMalformed(try messageJSON(message), lenient: options.isLenient)
     } catch {
+      if let partial = partialJSON(bytes, options: options, failure: error) { return (partial, false) }
       return (
         errorJSON(format: "ndef", code: error.code.name, offset: error.offset, message: error.code.message),
         false
       )
     }
+  }
+
+  /// The records before the one that cannot be framed (NDEF 1.0 §3.2: nothing after a bad
+  /// record's lengths can be located), when there are any and the strict record walk stops
+  /// at exactly `failure`: `"ok": false`, `error` (the framing error), `records`, `errors`
+  /// (the framing error, then each kept malformed record's). `nil` otherwise.
+  static func partialJSON(_ bytes: [UInt8], options: NDEFDecodingOptions, failure: NDEFError) -> JSON? {
+    var records: [JSON] = []
+    var warnings: [NDEFWarning] = []
+    var iterator = NDEFMessageView.checkedRecords(
+      bytes.span.bytes, maximumRecordCount: options.maximumRecordCount)
+    var stop: NDEFError? = nil
+    do throws(NDEFError) {
+      while let record = try iterator.next() {
+        records.append(try recordJSON(record, options: options, depth: 0, warnings: &warnings))
+      }
+    } catch {
+      stop = error
+    }
+    guard stop == failure, !records.isEmpty else { return nil }
+    let error = warningJSON(NDEFWarning(failure.code, offset: failure.offset))
+    let recordsJSON = JSON.array(records)
+    return .object([
+      ("ok", .bool(false)), ("format", .string("ndef")), ("error", error), ("records", recordsJSON),
+      ("errors", .array([error] + NDEFDecodedOutput.malformedErrors(in: recordsJSON))),
+      ("warnings", .array(warnings.map(warningJSON))),
+    ])
   }
 }

@@ -50,8 +50,33 @@ struct NDEFTree {
       let message = try NDEFMessageView(validating: bytes.span, baseOffset: baseOffset, options: options)
       return records(message)
     } catch {
-      return []
+      return partialRecords(bytes, baseOffset: baseOffset, failure: error)
     }
+  }
+
+  /// The records before the one that cannot be framed, then an `error` line with a caret
+  /// at `failure` (none when the strict walk stops elsewhere or at the first record).
+  func partialRecords(_ bytes: [UInt8], baseOffset: Int, failure: NDEFError) -> [TreeNode] {
+    var result: [TreeNode] = []
+    var iterator = NDEFMessageView.checkedRecords(
+      bytes.span.bytes, baseOffset: baseOffset, maximumRecordCount: options.maximumRecordCount)
+    var stop: NDEFError? = nil
+    do throws(NDEFError) {
+      while let record = try iterator.next() {
+        result.append(self.record(record, index: result.count, depth: 0))
+      }
+    } catch {
+      stop = error
+    }
+    guard stop == failure, !result.isEmpty else { return [] }
+    var node = self.node(
+      at: failure.offset, count: 1, "error",
+      "\(failure.code.name) at offset \(failure.offset): \(failure.code.message)")
+    if source.indices.contains(failure.offset - base) || failure.offset - base == source.count {
+      node.extraLines = HexDump.caret(source, at: failure.offset - base)
+    }
+    result.append(node)
+    return result
   }
 
   /// The records of a message, one node each.

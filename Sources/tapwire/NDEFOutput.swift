@@ -121,10 +121,29 @@ enum NDEFOutput {
   /// at exactly `failure`: `"ok": false`, `error` (the framing error), `records`, `errors`
   /// (the framing error, then each kept malformed record's). `nil` otherwise.
   static func partialJSON(_ bytes: [UInt8], options: NDEFDecodingOptions, failure: NDEFError) -> JSON? {
-    var records: [JSON] = []
     var warnings: [NDEFWarning] = []
+    guard
+      let records = partialRecords(
+        bytes, baseOffset: 0, options: options, failure: failure, warnings: &warnings)
+    else { return nil }
+    let error = warningJSON(NDEFWarning(failure.code, offset: failure.offset))
+    let recordsJSON = JSON.array(records)
+    return .object([
+      ("ok", .bool(false)), ("format", .string("ndef")), ("error", error), ("records", recordsJSON),
+      ("errors", .array([error] + NDEFDecodedOutput.malformedErrors(in: recordsJSON))),
+      ("warnings", .array(warnings.map(warningJSON))),
+    ])
+  }
+
+  /// The RECORD objects before the one that cannot be framed, when there are any and the
+  /// strict record walk over `bytes` (at `baseOffset`) stops at exactly `failure`.
+  static func partialRecords(
+    _ bytes: [UInt8], baseOffset: Int, options: NDEFDecodingOptions, failure: NDEFError,
+    warnings: inout [NDEFWarning]
+  ) -> [JSON]? {
+    var records: [JSON] = []
     var iterator = NDEFMessageView.checkedRecords(
-      bytes.span.bytes, maximumRecordCount: options.maximumRecordCount)
+      bytes.span.bytes, baseOffset: baseOffset, maximumRecordCount: options.maximumRecordCount)
     var stop: NDEFError? = nil
     do throws(NDEFError) {
       while let record = try iterator.next() {
@@ -134,12 +153,6 @@ enum NDEFOutput {
       stop = error
     }
     guard stop == failure, !records.isEmpty else { return nil }
-    let error = warningJSON(NDEFWarning(failure.code, offset: failure.offset))
-    let recordsJSON = JSON.array(records)
-    return .object([
-      ("ok", .bool(false)), ("format", .string("ndef")), ("error", error), ("records", recordsJSON),
-      ("errors", .array([error] + NDEFDecodedOutput.malformedErrors(in: recordsJSON))),
-      ("warnings", .array(warnings.map(warningJSON))),
-    ])
+    return records
   }
 }

@@ -71,20 +71,53 @@ enum TagOutput {
     _ format: String, cc: [(String, JSON)], area: borrowing TagTLVAreaView, dataAreaSize: Int,
     maxNDEFSize: Int, readOnly: Bool, warnings: [NFCTagWarning], options: NDEFDecodingOptions
   ) throws(NFCTagError) -> JSON {
-    let ndef = try wrapNDEF { () throws(NDEFError) in try areaNDEF(area, options: options) }
+    var framing: [JSON] = []
+    let ndef: JSON
+    do throws(NDEFError) {
+      ndef = try areaNDEF(area, options: options)
+    } catch {
+      // A message whose record N cannot be framed keeps records 0..<N and the image.
+      guard let partial = partialAreaNDEF(area, options: options, failure: error) else {
+        throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error)
+      }
+      ndef = partial
+      framing = [NDEFOutput.warningJSON(NDEFWarning(error.code, offset: error.offset))]
+    }
     let object = envelope(
       format, cc: cc, tlvs: tlvsJSON(area), ndef: ndef, dataAreaSize: dataAreaSize, maxNDEFSize: maxNDEFSize,
       readOnly: readOnly, warnings: warnings, notes: area.notes,
       lenient: options.isLenient)
-    return applyingTLVErrors(object, area.area.errors)
+    return applyingErrors(
+      object, area.area.errors.map { warningJSON(NFCTagWarning($0.code, offset: $0.offset)) } + framing)
   }
 
-  /// A TLV area's strict-mode errors that left the NDEF TLV located (``TagTLVArea/errors``):
-  /// the image stays decoded, `"ok": false`, `error` is the first TLV error (what strict
-  /// validation reports) and `errors` lists them, then the malformed records' errors.
-  static func applyingTLVErrors(_ object: JSON, _ errors: [NFCTagError]) -> JSON {
-    guard !errors.isEmpty, case .object(var pairs) = object else { return object }
-    let tlvErrors = errors.map { warningJSON(NFCTagWarning($0.code, offset: $0.offset)) }
+  /// The `ndef` object of a message whose record cannot be framed: the records before it
+  /// and the framing `error`; nil when there are none (NDEF 1.0 §3.2).
+  static func partialAreaNDEF(
+    _ area: borrowing TagTLVAreaView, options: NDEFDecodingOptions, failure: NDEFError
+  )
+    -> JSON?
+  {
+    guard let tlv = area.area.ndefTLV else { return nil }
+    let bytes: [UInt8]
+    if let span = area.ndefBytes { bytes = span.copiedBytes() } else { bytes = area.assembledNDEFBytes() }
+    var warnings: [NDEFWarning] = []
+    guard
+      let records = NDEFOutput.partialRecords(
+        bytes, baseOffset: tlv.valueOffset, options: options, failure: failure, warnings: &warnings)
+    else { return nil }
+    return .object([
+      ("offset", .int(tlv.valueOffset)), ("length", .int(bytes.count)), ("records", .array(records)),
+      ("error", NDEFOutput.warningJSON(NDEFWarning(failure.code, offset: failure.offset))),
+    ])
+  }
+
+  /// Errors that left the image decoded: a TLV area's strict-mode errors that left the NDEF
+  /// TLV located (``TagTLVArea/errors``), then the NDEF message's framing error. `"ok":
+  /// false`, `error` is the first (what strict validation reports) and `errors` lists them,
+  /// then the malformed records' errors.
+  static func applyingErrors(_ object: JSON, _ tlvErrors: [JSON]) -> JSON {
+    guard !tlvErrors.isEmpty, case .object(var pairs) = object else { return object }
     let recordErrors = NDEFDecodedOutput.malformedErrors(in: object)
     if let index = pairs.firstIndex(where: { $0.0 == "ok" }) { pairs[index].1 = .bool(false) }
     pairs.removeAll { $0.0 == "error" }

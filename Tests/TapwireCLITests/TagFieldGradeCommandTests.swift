@@ -46,6 +46,41 @@ struct TagFieldGradeCommandTests {
     #expect(lines[errorLine + 2].contains("^^ offset 30"))
   }
 
+  /// The NDEF TLV at 16 holds 17 bytes: record 0 (URI, at 18) and record 1 at 30, whose
+  /// PAYLOAD_LENGTH 255 (at 32) runs past the TLV.
+  static let recordRunsPastTheTLV: String = {
+    var image = [UInt8](repeating: 0, count: 64)
+    image.replaceSubrange(12..<16, with: [0xE1, 0x10, 0x06, 0x00])
+    let tlvs: [UInt8] =
+      [0x03, 0x11, 0x91, 0x01, 0x08, 0x55, 0x01, 0x6E, 0x66, 0x63, 0x2E, 0x63, 0x6F, 0x6D]
+      + [0x51, 0x01, 0xFF, 0x55, 0x01, 0xFE]
+    image.replaceSubrange(16..<(16 + tlvs.count), with: tlvs)
+    return image.map { String(format: "%02x", $0) }.joined()
+  }()
+
+  @Test func aMessageWhoseRecordCannotBeFramedKeepsTheImage() throws {
+    let result = try CLI.run(["decode", "--as", "t2t", "--json", Self.recordRunsPastTheTLV])
+    #expect(result.status == 1)
+    let object = try CLI.object(result.stdout)
+    #expect(object["ok"] as? Bool == false)
+    let error = try #require(object["error"] as? [String: Any])
+    #expect(error["code"] as? String == "payloadLengthExceedsInput")
+    #expect(error["offset"] as? Int == 32)
+    #expect((object["capabilityContainer"] as? [String: Any])?["size"] as? Int == 6)
+    let ndef = try #require(object["ndef"] as? [String: Any])
+    #expect((ndef["error"] as? [String: Any])?["offset"] as? Int == 32)
+    let records = try #require(ndef["records"] as? [[String: Any]])
+    #expect(records.count == 1)
+    #expect((records.first?["decoded"] as? [String: Any])?["uri"] as? String == "http://www.nfc.com")
+
+    let tree = try CLI.run(["decode", "--as", "t2t", Self.recordRunsPastTheTLV])
+    #expect(tree.status == 1)
+    let lines = tree.stdout.split(separator: "\n").map(String.init)
+    let errorLine = try #require(
+      lines.firstIndex { $0.contains("error: payloadLengthExceedsInput at offset 32") })
+    #expect(lines[errorLine + 2].contains("^^ offset 32"))
+  }
+
   @Test func lenientModeWarnsOnce() throws {
     let result = try CLI.run(["decode", "--as", "t2t", "--lenient", "--json", Self.unknownAfterNDEF])
     #expect(result.status == 0)

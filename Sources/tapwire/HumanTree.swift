@@ -46,6 +46,16 @@ struct TreeNode {
   }
 }
 
+extension TreeNode {
+  /// An `error` line for a typed error where it is: `CODE at offset N: message`, then the
+  /// input line holding byte `offset` with a caret under it.
+  static func error(_ input: [UInt8], at offset: Int, code: String, message: String) -> TreeNode {
+    var node = TreeNode(input, at: offset, count: 1, "error", "\(code) at offset \(offset): \(message)")
+    node.extraLines = HexDump.caret(input, at: offset)
+    return node
+  }
+}
+
 /// A decoded input as a tree: a summary line, the fields, and the warnings (lenient mode).
 struct HumanTree {
   var summary: String

@@ -165,11 +165,7 @@ enum ISO7816Tree {
       let tlv: BERTLVView
       switch item {
       case .malformed(let error):
-        var node = TreeNode(
-          source, at: error.offset, count: 1, "error",
-          "\(error.code.name) at offset \(error.offset): \(error.code.message)")
-        node.extraLines = HexDump.caret(source, at: error.offset)
-        result.append(node)
+        result.append(.error(source, at: error.offset, code: error.code.name, message: error.code.message))
         return result
       case .object(let object):
         tlv = object

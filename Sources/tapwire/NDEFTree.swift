@@ -69,13 +69,7 @@ struct NDEFTree {
       stop = error
     }
     guard stop == failure, !result.isEmpty else { return [] }
-    var node = self.node(
-      at: failure.offset, count: 1, "error",
-      "\(failure.code.name) at offset \(failure.offset): \(failure.code.message)")
-    if source.indices.contains(failure.offset - base) || failure.offset - base == source.count {
-      node.extraLines = HexDump.caret(source, at: failure.offset - base)
-    }
-    result.append(node)
+    result.append(errorNode(failure))
     return result
   }
 
@@ -180,11 +174,15 @@ struct NDEFTree {
   /// then the input line holding it with a caret under the byte (when the offset points
   /// into `source`; an assembled chunked payload has no place in the input).
   func errorNode(_ malformed: MalformedRecord, caret: Bool = true) -> TreeNode {
-    let error = malformed.error
+    errorNode(malformed.error, note: " (a malformed \(malformed.recordType) record)", caret: caret)
+  }
+
+  /// An `error` line for `error`, with `note` after its message and (`caret`) the input line
+  /// holding it with a caret under the byte, when the offset points into `source`.
+  func errorNode(_ error: NDEFError, note: String = "", caret: Bool = true) -> TreeNode {
     var node = self.node(
       at: error.offset, count: 1, "error",
-      "\(error.code.name) at offset \(error.offset): \(error.code.message) (a malformed \(malformed.recordType) record)"
-    )
+      "\(error.code.name) at offset \(error.offset): \(error.code.message)\(note)")
     if caret, source.indices.contains(error.offset - base) || error.offset - base == source.count {
       node.extraLines = HexDump.caret(source, at: error.offset - base)
     }

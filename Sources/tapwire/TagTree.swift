@@ -76,11 +76,7 @@ enum TagTree {
     }
     // Strict-mode TLV errors that left the NDEF TLV located: each in place, with a caret.
     for error in area.area.errors {
-      var node = TreeNode(
-        image, at: error.offset, count: 1, "error",
-        "\(error.code.name) at offset \(error.offset): \(error.code.message)")
-      node.extraLines = HexDump.caret(image, at: error.offset)
-      result.append(node)
+      result.append(.error(image, at: error.offset, code: error.code.name, message: error.code.message))
     }
     return result
   }

@@ -141,11 +141,8 @@ struct TagTLVScanningTests {
   /// Random one- and two-byte changes to the TLV area: the scan's first error is exactly
   /// what validation throws, and when the scan throws, validation throws the same.
   @Test func theFirstScanErrorIsTheValidationError() {
-    var state: UInt64 = 0x2024_1205
-    func next() -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(state >> 33)
-    }
+    var generator = SeededGenerator(seed: 0x2024_1205)
+    func next() -> Int { Int(generator.next() >> 33) }
     let base = Self.type2(Self.ndefTLV + [0xFD, 0x02, 0x00, 0x00, 0x01, 0x03, 0xA0, 0x10, 0x44, 0xFE])
     var disagreements = 0
     var kept = 0

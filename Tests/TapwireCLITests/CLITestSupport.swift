@@ -58,4 +58,32 @@ enum CLI {
     let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
     return try #require(value as? [String: Any])
   }
+
+  /// Runs `decode --as FORMAT --json HEX`, checks exit status 1 and `"ok": false` with
+  /// `error` of `code` at `offset`, and returns the object.
+  static func failedObject(_ format: String, _ hex: String, code: String, offset: Int) throws -> [String: Any]
+  {
+    let result = try run(["decode", "--as", format, "--json", hex])
+    #expect(result.status == 1)
+    let object = try object(result.stdout)
+    #expect(object["ok"] as? Bool == false)
+    let error = try #require(object["error"] as? [String: Any])
+    #expect(error["code"] as? String == code)
+    #expect(error["offset"] as? Int == offset)
+    return object
+  }
+
+  /// Runs `decode --as FORMAT HEX` (the tree), checks exit status 1 and an
+  /// `error: CODE at offset N` line with its caret two lines below, and returns the lines
+  /// and that line's index.
+  static func treeError(_ format: String, _ hex: String, code: String, offset: Int) throws
+    -> (lines: [String], index: Int)
+  {
+    let tree = try run(["decode", "--as", format, hex])
+    #expect(tree.status == 1)
+    let lines = tree.stdout.split(separator: "\n").map(String.init)
+    let index = try #require(lines.firstIndex { $0.contains("error: \(code) at offset \(offset)") })
+    #expect(lines.count > index + 2 && lines[index + 2].contains("^^ offset \(offset)"))
+    return (lines, index)
+  }
 }

@@ -25,13 +25,8 @@ struct FieldGradeSweepCommandTests {
   }
 
   @Test func aBadActionRecordKeepsThePosterAndIsMarkedInPlace() throws {
-    let result = try CLI.run(["decode", "--as", "ndef", "--json", Self.posterWithTwoByteAction])
-    #expect(result.status == 1)
-    let object = try CLI.object(result.stdout)
-    #expect(object["ok"] as? Bool == false)
-    let error = try #require(object["error"] as? [String: Any])
-    #expect(error["code"] as? String == "smartPosterInvalidAction")
-    #expect(error["offset"] as? Int == 29)
+    let object = try CLI.failedObject(
+      "ndef", Self.posterWithTwoByteAction, code: "smartPosterInvalidAction", offset: 29)
     let (poster, records) = try Self.posterRecords(object)
     #expect(poster["kind"] as? String == "smartPoster")
     #expect(poster["uri"] as? String == "https://a.bc")
@@ -42,14 +37,10 @@ struct FieldGradeSweepCommandTests {
     #expect(action["recordType"] as? String == "smartPosterAction")
     #expect((action["error"] as? [String: Any])?["offset"] as? Int == 29)
     // The tree: the error with its caret under the `act` record's payload.
-    let tree = try CLI.run(["decode", "--as", "ndef", Self.posterWithTwoByteAction])
-    #expect(tree.status == 1)
-    let lines = tree.stdout.split(separator: "\n").map(String.init)
+    let (lines, errorLine) = try CLI.treeError(
+      "ndef", Self.posterWithTwoByteAction, code: "smartPosterInvalidAction", offset: 29)
     let record = try #require(lines.firstIndex { $0.contains("Record 2: wellKnown \"act\"") })
-    let errorLine = try #require(
-      lines.firstIndex { $0.contains("error: smartPosterInvalidAction at offset 29") })
     #expect(record < errorLine)
-    #expect(lines[errorLine + 2].contains("^^ offset 29"))
   }
 
   @Test func validLocalRecordsGetTheirKinds() throws {
@@ -86,21 +77,16 @@ struct FieldGradeSweepCommandTests {
   }
 
   @Test func hciReportsBeforeAnUnframedOneStillDecode() throws {
-    let result = try CLI.run(["decode", "--as", "hci", "--json", Self.hciSecondRunsPast])
-    #expect(result.status == 1)
-    let object = try CLI.object(result.stdout)
-    #expect(object["ok"] as? Bool == false)
-    let error = try #require(object["error"] as? [String: Any])
-    #expect(error["code"] as? String == "reportDataExceedsEvent")
-    #expect(error["offset"] as? Int == 25)
+    let object = try CLI.failedObject(
+      "hci", Self.hciSecondRunsPast, code: "reportDataExceedsEvent", offset: 25)
     let reports = try #require(object["reports"] as? [[String: Any]])
     #expect(reports.count == 1)
     #expect(reports.first?["address"] as? String == "11:22:33:44:55:66")
     #expect(reports.first?["rssi"] as? Int == -60)
     #expect((object["errors"] as? [[String: Any]])?.map { $0["offset"] as? Int } == [25])
-    let tree = try CLI.run(["decode", "--as", "hci", Self.hciSecondRunsPast])
-    #expect(tree.status == 1)
-    #expect(tree.stdout.contains("RSSI: -60 dBm"))
-    #expect(tree.stdout.contains("error: reportDataExceedsEvent at offset 25"))
+    let (lines, errorLine) = try CLI.treeError(
+      "hci", Self.hciSecondRunsPast, code: "reportDataExceedsEvent", offset: 25)
+    let rssi = try #require(lines.firstIndex { $0.contains("RSSI: -60 dBm") })
+    #expect(rssi < errorLine)
   }
 }

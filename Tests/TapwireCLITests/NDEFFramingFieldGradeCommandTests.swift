@@ -11,35 +11,22 @@ struct NDEFFramingFieldGradeCommandTests {
   static let secondRunsPast = "91010855016e66632e636f6d" + "5101ff5501"
 
   @Test func theRecordsBeforeTheBadOneAreShown() throws {
-    let result = try CLI.run(["decode", "--as", "ndef", "--json", Self.secondRunsPast])
-    #expect(result.status == 1)
-    let object = try CLI.object(result.stdout)
-    #expect(object["ok"] as? Bool == false)
-    let error = try #require(object["error"] as? [String: Any])
-    #expect(error["code"] as? String == "payloadLengthExceedsInput")
-    #expect(error["offset"] as? Int == 14)
+    let object = try CLI.failedObject(
+      "ndef", Self.secondRunsPast, code: "payloadLengthExceedsInput", offset: 14)
     let records = try #require(object["records"] as? [[String: Any]])
     #expect(records.count == 1)
     #expect((records.first?["decoded"] as? [String: Any])?["uri"] as? String == "http://www.nfc.com")
     let errors = try #require(object["errors"] as? [[String: Any]])
     #expect(errors.compactMap { $0["offset"] as? Int } == [14])
 
-    let tree = try CLI.run(["decode", "--as", "ndef", Self.secondRunsPast])
-    #expect(tree.status == 1)
-    let lines = tree.stdout.split(separator: "\n").map(String.init)
+    let (lines, errorLine) = try CLI.treeError(
+      "ndef", Self.secondRunsPast, code: "payloadLengthExceedsInput", offset: 14)
     let record = try #require(lines.firstIndex { $0.contains("Record 0: wellKnown \"U\"") })
-    let errorLine = try #require(
-      lines.firstIndex { $0.contains("error: payloadLengthExceedsInput at offset 14") })
     #expect(record < errorLine)
-    #expect(lines[errorLine + 2].contains("^^ offset 14"))
   }
 
   @Test func aFirstRecordThatCannotBeFramedGetsThePlainError() throws {
-    let result = try CLI.run(["decode", "--as", "ndef", "--json", "d101ff5501"])
-    #expect(result.status == 1)
-    let object = try CLI.object(result.stdout)
-    #expect(object["ok"] as? Bool == false)
-    #expect((object["error"] as? [String: Any])?["offset"] as? Int == 2)
+    let object = try CLI.failedObject("ndef", "d101ff5501", code: "payloadLengthExceedsInput", offset: 2)
     #expect(object["records"] == nil)
     #expect(object["errors"] == nil)
   }

@@ -19,13 +19,7 @@ struct TagFieldGradeCommandTests {
   }()
 
   @Test func strictModeShowsTheMessageAndTheErrorInPlace() throws {
-    let result = try CLI.run(["decode", "--as", "t2t", "--json", Self.unknownAfterNDEF])
-    #expect(result.status == 1)
-    let object = try CLI.object(result.stdout)
-    #expect(object["ok"] as? Bool == false)
-    let error = try #require(object["error"] as? [String: Any])
-    #expect(error["code"] as? String == "unknownTLVType")
-    #expect(error["offset"] as? Int == 30)
+    let object = try CLI.failedObject("t2t", Self.unknownAfterNDEF, code: "unknownTLVType", offset: 30)
     let errors = try #require(object["errors"] as? [[String: Any]])
     #expect(errors.count == 1)
     #expect(errors.first?["offset"] as? Int == 30)
@@ -37,13 +31,10 @@ struct TagFieldGradeCommandTests {
     #expect(decoded["uri"] as? String == "http://www.nfc.com")
     #expect((object["warnings"] as? [Any])?.isEmpty == true)
 
-    let tree = try CLI.run(["decode", "--as", "t2t", Self.unknownAfterNDEF])
-    #expect(tree.status == 1)
-    let lines = tree.stdout.split(separator: "\n").map(String.init)
+    let (lines, errorLine) = try CLI.treeError(
+      "t2t", Self.unknownAfterNDEF, code: "unknownTLVType", offset: 30)
     let uri = try #require(lines.firstIndex { $0.contains("URI: \"http://www.nfc.com\"") })
-    let errorLine = try #require(lines.firstIndex { $0.contains("error: unknownTLVType at offset 30") })
     #expect(uri < errorLine)
-    #expect(lines[errorLine + 2].contains("^^ offset 30"))
   }
 
   /// The NDEF TLV at 16 holds 17 bytes: record 0 (URI, at 18) and record 1 at 30, whose
@@ -59,13 +50,8 @@ struct TagFieldGradeCommandTests {
   }()
 
   @Test func aMessageWhoseRecordCannotBeFramedKeepsTheImage() throws {
-    let result = try CLI.run(["decode", "--as", "t2t", "--json", Self.recordRunsPastTheTLV])
-    #expect(result.status == 1)
-    let object = try CLI.object(result.stdout)
-    #expect(object["ok"] as? Bool == false)
-    let error = try #require(object["error"] as? [String: Any])
-    #expect(error["code"] as? String == "payloadLengthExceedsInput")
-    #expect(error["offset"] as? Int == 32)
+    let object = try CLI.failedObject(
+      "t2t", Self.recordRunsPastTheTLV, code: "payloadLengthExceedsInput", offset: 32)
     #expect((object["capabilityContainer"] as? [String: Any])?["size"] as? Int == 6)
     let ndef = try #require(object["ndef"] as? [String: Any])
     #expect((ndef["error"] as? [String: Any])?["offset"] as? Int == 32)
@@ -73,12 +59,10 @@ struct TagFieldGradeCommandTests {
     #expect(records.count == 1)
     #expect((records.first?["decoded"] as? [String: Any])?["uri"] as? String == "http://www.nfc.com")
 
-    let tree = try CLI.run(["decode", "--as", "t2t", Self.recordRunsPastTheTLV])
-    #expect(tree.status == 1)
-    let lines = tree.stdout.split(separator: "\n").map(String.init)
-    let errorLine = try #require(
-      lines.firstIndex { $0.contains("error: payloadLengthExceedsInput at offset 32") })
-    #expect(lines[errorLine + 2].contains("^^ offset 32"))
+    let (lines, errorLine) = try CLI.treeError(
+      "t2t", Self.recordRunsPastTheTLV, code: "payloadLengthExceedsInput", offset: 32)
+    let uri = try #require(lines.firstIndex { $0.contains("URI: \"http://www.nfc.com\"") })
+    #expect(uri < errorLine)
   }
 
   @Test func lenientModeWarnsOnce() throws {

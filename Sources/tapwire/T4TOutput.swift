@@ -50,6 +50,7 @@ enum T4TOutput {
       let ccEnd = min(cc.length, bytes.count)
       let tlvs = try tlvs(bytes, end: ccEnd)
       var ndef = JSON.null
+      var framing: [JSON] = []
       if ccEnd < bytes.count {
         let fieldSize = control.lengthFieldSize
         guard bytes.count - ccEnd >= fieldSize else {
@@ -63,14 +64,12 @@ enum T4TOutput {
         let start = ccEnd + fieldSize
         guard length <= bytes.count - start else { throw NFCTagError(.truncatedImage, offset: bytes.count) }
         let message = Array(bytes[start..<(start + length)])
-        ndef = try TagOutput.wrapNDEF { () throws(NDEFError) in
-          try TagOutput.ndefJSON(message, offset: start, options: ndefOptions)
-        }
+        (ndef, framing) = try TagOutput.messageJSON(message, offset: start, options: ndefOptions)
       }
       let fileIdentifier = [
         UInt8(control.fileIdentifier >> 8), UInt8(truncatingIfNeeded: control.fileIdentifier),
       ]
-      return TagOutput.envelope(
+      let object = TagOutput.envelope(
         "t4t",
         cc: [
           ("size", .int(cc.length)), ("version", .int(Int(cc.mappingVersion))),
@@ -82,6 +81,7 @@ enum T4TOutput {
         ], tlvs: .array(tlvs), ndef: ndef, dataAreaSize: control.maximumFileSize,
         maxNDEFSize: control.maximumMessageSize, readOnly: !control.isWritable, warnings: [],
         lenient: ndefOptions.isLenient)
+      return TagOutput.applyingErrors(object, framing)
     }
   }
 }

@@ -57,13 +57,37 @@ enum TagOutput {
   }
 
   /// The NDEF message of a TLV area: a view's bytes when contiguous, assembled otherwise.
-  static func areaNDEF(_ area: borrowing TagTLVAreaView, options: NDEFDecodingOptions) throws(NDEFError)
-    -> JSON
+  static func areaNDEF(_ area: borrowing TagTLVAreaView, options: NDEFDecodingOptions) throws(NFCTagError)
+    -> (JSON, [JSON])
   {
-    guard let tlv = area.area.ndefTLV else { return .null }
+    guard let tlv = area.area.ndefTLV else { return (.null, []) }
     let bytes: [UInt8]
     if let span = area.ndefBytes { bytes = span.copiedBytes() } else { bytes = area.assembledNDEFBytes() }
-    return try ndefJSON(bytes, offset: tlv.valueOffset, options: options)
+    return try messageJSON(bytes, offset: tlv.valueOffset, options: options)
+  }
+
+  /// The `ndef` object of a tag's message, and its framing error as a list (empty when it
+  /// frames). A message whose record N cannot be framed keeps records 0..<N and gets an
+  /// `error` (NDEF 1.0 §3.2: nothing after it can be located); when N is 0 it throws
+  /// `invalidNDEFMessage`, as the whole image cannot be shown with it.
+  static func messageJSON(_ bytes: [UInt8], offset: Int, options: NDEFDecodingOptions) throws(NFCTagError)
+    -> (JSON, [JSON])
+  {
+    do throws(NDEFError) {
+      return (try ndefJSON(bytes, offset: offset, options: options), [])
+    } catch {
+      var warnings: [NDEFWarning] = []
+      guard
+        let records = NDEFOutput.partialRecords(
+          bytes, baseOffset: offset, options: options, failure: error, warnings: &warnings)
+      else { throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error) }
+      let errorJSON = NDEFOutput.warningJSON(NDEFWarning(error.code, offset: error.offset))
+      let ndef = JSON.object([
+        ("offset", .int(offset)), ("length", .int(bytes.count)), ("records", .array(records)),
+        ("error", errorJSON),
+      ])
+      return (ndef, [errorJSON])
+    }
   }
 
   /// The object for a tag whose NDEF lives in a TLV area (Types 1, 2 and 5).
@@ -71,45 +95,13 @@ enum TagOutput {
     _ format: String, cc: [(String, JSON)], area: borrowing TagTLVAreaView, dataAreaSize: Int,
     maxNDEFSize: Int, readOnly: Bool, warnings: [NFCTagWarning], options: NDEFDecodingOptions
   ) throws(NFCTagError) -> JSON {
-    var framing: [JSON] = []
-    let ndef: JSON
-    do throws(NDEFError) {
-      ndef = try areaNDEF(area, options: options)
-    } catch {
-      // A message whose record N cannot be framed keeps records 0..<N and the image.
-      guard let partial = partialAreaNDEF(area, options: options, failure: error) else {
-        throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error)
-      }
-      ndef = partial
-      framing = [NDEFOutput.warningJSON(NDEFWarning(error.code, offset: error.offset))]
-    }
+    let (ndef, framing) = try areaNDEF(area, options: options)
     let object = envelope(
       format, cc: cc, tlvs: tlvsJSON(area), ndef: ndef, dataAreaSize: dataAreaSize, maxNDEFSize: maxNDEFSize,
       readOnly: readOnly, warnings: warnings, notes: area.notes,
       lenient: options.isLenient)
     return applyingErrors(
       object, area.area.errors.map { warningJSON(NFCTagWarning($0.code, offset: $0.offset)) } + framing)
-  }
-
-  /// The `ndef` object of a message whose record cannot be framed: the records before it
-  /// and the framing `error`; nil when there are none (NDEF 1.0 §3.2).
-  static func partialAreaNDEF(
-    _ area: borrowing TagTLVAreaView, options: NDEFDecodingOptions, failure: NDEFError
-  )
-    -> JSON?
-  {
-    guard let tlv = area.area.ndefTLV else { return nil }
-    let bytes: [UInt8]
-    if let span = area.ndefBytes { bytes = span.copiedBytes() } else { bytes = area.assembledNDEFBytes() }
-    var warnings: [NDEFWarning] = []
-    guard
-      let records = NDEFOutput.partialRecords(
-        bytes, baseOffset: tlv.valueOffset, options: options, failure: failure, warnings: &warnings)
-    else { return nil }
-    return .object([
-      ("offset", .int(tlv.valueOffset)), ("length", .int(bytes.count)), ("records", .array(records)),
-      ("error", NDEFOutput.warningJSON(NDEFWarning(failure.code, offset: failure.offset))),
-    ])
   }
 
   /// Errors that left the image decoded: a TLV area's strict-mode errors that left the NDEF
@@ -139,12 +131,6 @@ enum TagOutput {
           DecodeFailure(code: inner.code.name, offset: inner.offset, message: inner.code.message))
       }
       return .failure(failure(error))
-    }
-  }
-
-  static func wrapNDEF<T>(_ body: () throws(NDEFError) -> T) throws(NFCTagError) -> T {
-    do throws(NDEFError) { return try body() } catch {
-      throw NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error)
     }
   }
 
@@ -184,10 +170,8 @@ enum TagOutput {
       let view = try Type3TagView(validating: bytes.span.bytes, options: options)
       let aib = view.attributeInformation
       let ndefBytes = view.ndefBytes.copiedBytes()
-      let ndef = try wrapNDEF { () throws(NDEFError) in
-        try ndefJSON(ndefBytes, offset: Type3TagView.ndefOffset, options: ndefOptions)
-      }
-      return envelope(
+      let (ndef, framing) = try messageJSON(ndefBytes, offset: Type3TagView.ndefOffset, options: ndefOptions)
+      let object = envelope(
         "t3t",
         cc: [
           ("version", .int(Int(aib.version))), ("nbr", .int(Int(aib.blocksPerRead))),
@@ -197,6 +181,7 @@ enum TagOutput {
           ("checksum", .int(Int(view.checksum))),
         ], tlvs: .array([]), ndef: ndef, dataAreaSize: view.dataAreaSize, maxNDEFSize: view.maximumNDEFSize,
         readOnly: view.isReadOnly, warnings: view.warnings, lenient: lenient)
+      return applyingErrors(object, framing)
     }
   }
 

@@ -65,6 +65,31 @@ struct TagFieldGradeCommandTests {
     #expect(uri < errorLine)
   }
 
+  /// A Type 3 image: attribute block (Ln 17, T3T §7.1 checksum) and the same two records
+  /// from offset 16; record 1 at 28 has PAYLOAD_LENGTH 255 at 30.
+  static let type3RecordRunsPast: String = {
+    var block: [UInt8] = [0x10, 0x04, 0x01, 0x00, 0x0D, 0, 0, 0, 0, 0, 0x01, 0x00, 0x00, 0x11]
+    let sum = block.reduce(0) { $0 + Int($1) }
+    block += [UInt8(sum >> 8), UInt8(sum & 0xFF)]
+    var image = block
+    image += [
+      0x91, 0x01, 0x08, 0x55, 0x01, 0x6E, 0x66, 0x63, 0x2E, 0x63, 0x6F, 0x6D, 0x51, 0x01, 0xFF, 0x55, 0x01,
+    ]
+    image += [UInt8](repeating: 0, count: 64 - image.count)
+    return image.map { String(format: "%02x", $0) }.joined()
+  }()
+
+  @Test func aType3MessageKeepsTheRecordsBeforeTheBadOne() throws {
+    let object = try CLI.failedObject(
+      "t3t", Self.type3RecordRunsPast, code: "payloadLengthExceedsInput", offset: 30)
+    let ndef = try #require(object["ndef"] as? [String: Any])
+    #expect(ndef["offset"] as? Int == 16)
+    let records = try #require(ndef["records"] as? [[String: Any]])
+    #expect(records.compactMap { $0["offset"] as? Int } == [16])
+    #expect((object["capabilityContainer"] as? [String: Any])?["ln"] as? Int == 17)
+    #expect((object["errors"] as? [[String: Any]])?.compactMap { $0["offset"] as? Int } == [30])
+  }
+
   @Test func lenientModeWarnsOnce() throws {
     let result = try CLI.run(["decode", "--as", "t2t", "--lenient", "--json", Self.unknownAfterNDEF])
     #expect(result.status == 0)

@@ -74,6 +74,15 @@ public enum NDEFRecordTypeOracle {
     return strict.malformedRecords().count
   }
 
+  /// How many records of a handover payload are malformed in strict mode, its local records
+  /// (`cr`, `err`) included (its strict decoding failing counts as one).
+  static func handoverMalformedInStrictMode(_ payload: [UInt8], kind: HandoverKind) -> Int {
+    guard let strict = try? HandoverView(validating: payload.span.bytes, kind: kind, options: .strict) else {
+      return 1
+    }
+    return strict.malformedRecords().count
+  }
+
   struct Outcome {
     /// The owned model (or the decoded values), compared with `==`. Not a `String`: describing
     /// a model through reflection cost ~6 µs per AD structure and made a 3.8 KB input slow.
@@ -107,8 +116,9 @@ public enum NDEFRecordTypeOracle {
       return Outcome(
         summary: model, warnings: view.warnings.count + malformed, reencoded: try? model.record().payload)
     case .handover(let view):
-      var malformed = 0
-      if let message = view.message { malformed = nestedMalformedInStrictMode(message) }
+      // A nested record malformed in strict mode (a local `cr`, `err` included) makes the
+      // handover record not valid in strict mode and counts as a warning in lenient mode.
+      let malformed = handoverMalformedInStrictMode(payload, kind: view.kind)
       guard options.isLenient || malformed == 0 else { return nil }
       let model = Handover(view)
       return Outcome(
@@ -120,11 +130,16 @@ public enum NDEFRecordTypeOracle {
       let model = DeviceInformation(view)
       return Outcome(summary: model, warnings: view.warnings.count, reencoded: try? model.payload())
     case .wifiSimpleConfig(let view):
+      // A malformed Credential makes the token not valid in strict mode and counts as a
+      // warning in lenient mode.
+      let malformed = view.malformedCredentials().count
+      guard options.isLenient || malformed == 0 else { return nil }
       let credentials = view.credentials()
       let model = WiFiSimpleConfig(credentials: credentials, version2: view.version2)
       // A token without credentials only decodes leniently; re-encode only full ones.
       return Outcome(
-        summary: [AnyHashable(credentials), AnyHashable(view.version2)], warnings: view.warnings.count,
+        summary: [AnyHashable(credentials), AnyHashable(view.version2)],
+        warnings: view.warnings.count + malformed,
         reencoded: credentials.isEmpty ? nil : model.payload)
     case .bluetoothEP(let view):
       let model = BluetoothOOB(address: view.address, advertising: AdvertisingData(view.advertising))

@@ -13,7 +13,11 @@ enum NDEFDecodedOutput {
   /// `inPoster`: the message of a Smart Poster, where `act`, `s` and `t` are local record
   /// types (RTD 1.0 §2.3, Smart Poster §3.3.3-§3.3.5): a valid one gets its `decoded` kind
   /// (`smartPosterAction`, `smartPosterSize`, `smartPosterType`), a bad one `malformed`.
-  static func records(_ message: borrowing NDEFMessageView, depth: Int, inPoster: Bool = false)
+  /// `inHandover`: the message of a handover record, where `cr` and `err` are local
+  /// (Connection Handover 1.5 §6.3.3, §6.3.4): kinds `collisionResolution`, `handoverError`.
+  static func records(
+    _ message: borrowing NDEFMessageView, depth: Int, inPoster: Bool = false, inHandover: Bool = false
+  )
     throws(NDEFError)
     -> JSON
   {
@@ -21,9 +25,10 @@ enum NDEFDecodedOutput {
     var iterator = message.records
     while let record = iterator.next() {
       var json = try NDEFOutput.recordJSON(record, options: message.options, depth: depth)
-      if inPoster, let decoded = posterLocalJSON(record, options: message.options),
-        case .object(var pairs) = json
-      {
+      var local: JSON? = nil
+      if inPoster { local = posterLocalJSON(record, options: message.options) }
+      if inHandover { local = handoverLocalJSON(record, options: message.options) }
+      if let decoded = local, case .object(var pairs) = json {
         pairs.removeAll { $0.0 == "decoded" }
         pairs.append(("decoded", decoded))
         json = .object(pairs)
@@ -56,23 +61,47 @@ enum NDEFDecodedOutput {
     return nil
   }
 
+  /// The `decoded` object of a handover local record (`cr`, `err`), or nil for any other:
+  /// `{"kind": "collisionResolution", "collisionResolution": n}` (the key the handover
+  /// object uses), `{"kind": "handoverError", "reason": r, "data": d}`, or `malformed`.
+  static func handoverLocalJSON(_ record: borrowing NDEFRecordView, options: NDEFDecodingOptions) -> JSON? {
+    guard record.typeNameFormat == .wellKnown, !record.isChunked else { return nil }
+    if let bad = HandoverView.localRecordError(record, options: options) { return malformed(bad) }
+    // Lenient mode reports a bad one as a warning of the handover record: no kind then.
+    guard HandoverView.localRecordError(record, options: .strict) == nil else { return nil }
+    let isError = record.hasType(.wellKnown, HandoverView.errorType)
+    guard isError || record.hasType(.wellKnown, HandoverView.collisionResolutionType) else { return nil }
+    // Big-endian (at most 4 bytes once valid): the whole `cr` payload; an `err`'s data after its reason.
+    let payload = record.payload
+    var value = 0
+    for index in (isError ? 1 : 0)..<payload.byteCount {
+      value = value << 8 | Int(payload.byte(at: index) ?? 0)
+    }
+    guard isError, let reason = payload.byte(at: 0) else {
+      return .object([("kind", .string("collisionResolution")), ("collisionResolution", .int(value))])
+    }
+    return .object([("kind", .string("handoverError")), ("reason", .int(Int(reason))), ("data", .int(value))])
+  }
+
   /// `{"kind": "malformed", "recordType": ..., "error": {code, offset, message}}`: a record of
   /// a known type whose payload breaks its record type (its framing fields stay beside it).
   static func malformed(_ record: MalformedRecord) -> JSON {
     .object([
       ("kind", .string("malformed")), ("recordType", .string(record.recordType.rawValue)),
-      (
-        "error",
-        .object([
-          ("code", .string(record.error.code.name)), ("offset", .int(record.error.offset)),
-          ("message", .string(record.error.code.message)),
-        ])
-      ),
+      ("error", errorJSON(record.error)),
     ])
   }
 
-  /// The `error` objects of every `malformed` record in `json` (nested records included), in
-  /// input order.
+  /// `{"code", "offset", "message"}` of a record-type error.
+  static func errorJSON(_ error: NDEFError) -> JSON {
+    .object([
+      ("code", .string(error.code.name)), ("offset", .int(error.offset)),
+      ("message", .string(error.code.message)),
+    ])
+  }
+
+  /// The `error` objects of every `malformed` record in `json` (nested records included) and
+  /// of every entry of a `malformedCredentials` list (a WSC token's), in input order.
   static func malformedErrors(in json: JSON) -> [JSON] {
     switch json {
     case .object(let pairs):
@@ -83,6 +112,10 @@ enum NDEFDecodedOutput {
           let error = fields.first(where: { $0.0 == "error" })?.1
         {
           result.append(error)
+        } else if key == "malformedCredentials", case .array(let items) = value {
+          for case .object(let fields) in items {
+            if let error = fields.first(where: { $0.0 == "error" })?.1 { result.append(error) }
+          }
         } else {
           result += malformedErrors(in: value)
         }
@@ -164,7 +197,7 @@ enum NDEFDecodedOutput {
           ]))
       }
       var nested: JSON = .array([])
-      if let message = view.message { nested = try records(message, depth: depth + 1) }
+      if let message = view.message { nested = try records(message, depth: depth + 1, inHandover: true) }
       return .object([
         ("kind", .string(view.kind.name)), ("version", .string(view.version)),
         ("alternativeCarriers", .array(carriers)),
@@ -203,8 +236,12 @@ enum NDEFDecodedOutput {
         ])
       }
       let version2 = view.version2.map { JSON.string("\($0 >> 4).\($0 & 0x0F)") } ?? .null
+      let malformedCredentials = view.malformedCredentials().map { credential -> JSON in
+        .object([("index", .int(credential.index)), ("error", errorJSON(credential.error))])
+      }
       return .object([
         ("kind", .string("wifiSimpleConfig")), ("credentials", .array(credentials)), ("version2", version2),
+        ("malformedCredentials", .array(malformedCredentials)),
       ])
     case .wifiP2P(let view):
       var attributes: [JSON] = []

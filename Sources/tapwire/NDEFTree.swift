@@ -75,16 +75,20 @@ struct NDEFTree {
 
   /// The records of a message, one node each.
   /// `inPoster`: a Smart Poster's message, where a bad `act`, `s` or `t` record gets its
-  /// error line (RTD 1.0 §2.3 local types).
-  func records(_ message: borrowing NDEFMessageView, depth: Int = 0, inPoster: Bool = false) -> [TreeNode] {
+  /// error line (RTD 1.0 §2.3 local types); `inHandover`: a handover record's message, the
+  /// same for a bad `cr` or `err` (Connection Handover 1.5 §6.3.3, §6.3.4).
+  func records(
+    _ message: borrowing NDEFMessageView, depth: Int = 0, inPoster: Bool = false, inHandover: Bool = false
+  ) -> [TreeNode] {
     var result: [TreeNode] = []
     var iterator = message.records
     var index = 0
     while let record = iterator.next() {
       var node = self.record(record, index: index, depth: depth)
-      if inPoster, let bad = SmartPosterView.localRecordError(record, options: options),
-        let payload = node.children.lastIndex(where: { $0.name == "payload" })
-      {
+      var bad: MalformedRecord? = nil
+      if inPoster { bad = SmartPosterView.localRecordError(record, options: options) }
+      if inHandover { bad = HandoverView.localRecordError(record, options: options) }
+      if let bad, let payload = node.children.lastIndex(where: { $0.name == "payload" }) {
         node.children[payload].children.append(errorNode(bad))
       }
       result.append(node)
@@ -173,8 +177,10 @@ struct NDEFTree {
   /// The line for a record whose payload breaks its record type: the error at its offset,
   /// then the input line holding it with a caret under the byte (when the offset points
   /// into `source`; an assembled chunked payload has no place in the input).
-  func errorNode(_ malformed: MalformedRecord, caret: Bool = true) -> TreeNode {
-    errorNode(malformed.error, note: " (a malformed \(malformed.recordType) record)", caret: caret)
+  /// `subject`: what is malformed when it is a part of the record (a WSC Credential).
+  func errorNode(_ malformed: MalformedRecord, caret: Bool = true, subject: String? = nil) -> TreeNode {
+    let what = subject.map { "a malformed \($0)" } ?? "a malformed \(malformed.recordType) record"
+    return errorNode(malformed.error, note: " (\(what))", caret: caret)
   }
 
   /// An `error` line for `error`, with `note` after its message and (`caret`) the input line
@@ -223,7 +229,7 @@ struct NDEFTree {
           node(
             at: versionOffset, count: 1, "version",
             "\(Describe.hex(view.majorVersion << 4 | view.minorVersion)) = \(view.version)"))
-        result += records(message, depth: depth + 1)
+        result += records(message, depth: depth + 1, inHandover: true)
       } else {
         result.append(TreeNode("version", view.version))
       }
@@ -265,17 +271,25 @@ struct NDEFTree {
           Describe.bytes(view.carrierData.byteCount)),
       ]
     case .wifiSimpleConfig(let view):
-      let credentials = view.credentials()
       var result: [TreeNode] = []
-      var credentialIndex = 0
       var attributes = view.allAttributes
       while let attribute = attributes.next() {
         var node = wscNode(attribute, credential: nil)
         if attribute.type == .credential {
-          let credential = credentialIndex < credentials.count ? credentials[credentialIndex] : nil
+          // Each Credential on its own (WSC 2.0 §12): a bad one gets its error line.
+          var credential: WiFiCredential? = nil
+          var bad: NDEFError? = nil
+          do throws(NDEFError) {
+            credential = try WiFiCredential(parsing: attribute.value, baseOffset: attribute.valueOffset)
+          } catch {
+            bad = error
+          }
           var nested = attribute.nestedAttributes
           while let inner = nested.next() { node.children.append(wscNode(inner, credential: credential)) }
-          credentialIndex += 1
+          if let bad {
+            node.children.append(
+              errorNode(MalformedRecord(recordType: .wifiSimpleConfig, error: bad), subject: "Credential"))
+          }
         }
         result.append(node)
       }

@@ -257,6 +257,11 @@ public struct RecordKind: RawRepresentable, Sendable, Hashable, CustomStringConv
   public static let smartPosterSize = RecordKind(rawValue: "smartPosterSize")
   /// Smart Poster local `t` (RTD Smart Poster 1.0 §3.3.5), inside a poster only.
   public static let smartPosterType = RecordKind(rawValue: "smartPosterType")
+  /// Handover local `cr`, Collision Resolution (Connection Handover 1.5 §6.3.3), inside a
+  /// handover record only.
+  public static let collisionResolution = RecordKind(rawValue: "collisionResolution")
+  /// Handover local `err`, Error (Connection Handover 1.5 §6.3.4), inside a handover record only.
+  public static let handoverError = RecordKind(rawValue: "handoverError")
   /// Empty, Unknown, or a well-known type without a decoder.
   public static let unrecognized = RecordKind(rawValue: "unrecognized")
 

@@ -153,12 +153,14 @@ public struct HandoverView: ~Escapable {
   ///
   /// The nested message's framing and the handover rules (§6) are checked here; an `ac`
   /// record whose payload is malformed (§6.3.2) does not fail the handover record: it is
-  /// listed by ``malformedRecords(depth:)`` and the other carriers still decode.
+  /// listed by ``malformedRecords(depth:)`` and the other carriers still decode. So is a bad
+  /// local `cr` or `err` record (§6.3.3, §6.3.4; see ``localRecordError(_:options:)``): its
+  /// value (``collisionResolution``, ``errorReason``) stays nil; in lenient mode it is a warning.
   ///
   /// - Throws: `emptyPayload`, `handoverUnsupportedVersion`, `nestingTooDeep`, the nested
-  ///   message's framing errors, `collisionResolutionInvalidLength`,
-  ///   `handoverErrorInvalid`, `handoverMissingAlternativeCarrier` (no `ac` record at all) and
-  ///   `handoverMissingCollisionResolution` (Handover Request, version 1.2 and later).
+  ///   message's framing errors, `handoverMissingAlternativeCarrier` (no `ac` record at all) and
+  ///   `handoverMissingCollisionResolution` (Handover Request, version 1.2 and later, no `cr`
+  ///   record at all: a malformed one is present).
   @_lifetime(copy payload)
   public init(
     validating payload: RawSpan, kind: HandoverKind, baseOffset: Int = 0,
@@ -174,6 +176,7 @@ public struct HandoverView: ~Escapable {
     var carriers = 0
     var carrierRecords = 0
     var collision: UInt16? = nil
+    var collisionRecords = 0
     var errorReason: UInt8? = nil
     var errorData: UInt32? = nil
     var nestedLength = 0
@@ -195,37 +198,35 @@ public struct HandoverView: ~Escapable {
             carriers += 1
           }
         } else if record.hasType(.wellKnown, Self.collisionResolutionType) {
-          var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
-          guard record.payload.byteCount == 2, let value = reader.readUInt16BE() else {
-            try sink.report(.collisionResolutionInvalidLength, at: record.payloadOffset)
+          // A `cr` that breaks its rule is present (no `handoverMissingCollisionResolution`);
+          // strict: listed by ``malformedRecords(depth:)``, lenient: a warning. Its value stays nil.
+          collisionRecords += 1
+          if let bad = Self.localRecordError(record, options: .strict) {
+            if options.isLenient {
+              sink.warnings.append(NDEFWarning(bad.error.code, offset: bad.error.offset))
+            }
             continue
           }
-          collision = value
+          var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
+          collision = reader.readUInt16BE()
         } else if record.hasType(.wellKnown, Self.errorType) {
-          var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
-          let reason = reader.readUInt8()
-          // §6.3.4 table: 0x01 and 0x03 carry one byte, 0x02 four.
-          let width: Int
-          switch reason {
-          case 0x01, 0x03: width = 1
-          case 0x02: width = 4
-          default: width = 0
-          }
-          guard width > 0, reader.remaining == width,
-            let data = reader.readBigEndian(UInt32.self, width: width)
-          else {
-            try sink.report(.handoverErrorInvalid, at: record.payloadOffset)
+          // A bad `err`: strict, listed by ``malformedRecords(depth:)``; lenient, a warning.
+          if let bad = Self.localRecordError(record, options: .strict) {
+            if options.isLenient {
+              sink.warnings.append(NDEFWarning(bad.error.code, offset: bad.error.offset))
+            }
             continue
           }
-          errorReason = reason
-          errorData = data
+          var reader = ByteReader(record.payload, baseOffset: record.payloadOffset)
+          errorReason = reader.readUInt8()
+          errorData = reader.readBigEndian(UInt32.self, width: reader.remaining)
         }
       }
       message = nested
     }
     if kind == .request {
       if carrierRecords == 0 { try sink.report(.handoverMissingAlternativeCarrier, at: baseOffset) }
-      if collision == nil && major == 1 && minor >= 2 {
+      if collisionRecords == 0 && major == 1 && minor >= 2 {
         try sink.report(.handoverMissingCollisionResolution, at: baseOffset)
       }
     }
@@ -254,9 +255,56 @@ public struct HandoverView: ~Escapable {
   /// The nested records whose payload breaks their record type (an `ac` whose reference
   /// runs past its payload, ...), with their index and typed error; `depth` is the handover
   /// record's own depth. In strict mode a handover record with any is not valid.
+  ///
+  /// The local `cr` and `err` records (local names resolve only inside the handover record,
+  /// NFC Forum RTD 1.0 §2.3) are listed here too, with the kinds
+  /// ``RecordKind/collisionResolution`` and ``RecordKind/handoverError``, in record order
+  /// with the others.
   public func malformedRecords(depth: Int = 0) -> [NestedMalformedRecord] {
     guard let message else { return [] }
-    return message.malformedRecords(depth: depth &+ 1)
+    var result = message.malformedRecords(depth: depth &+ 1)
+    var records = message.records
+    var index = 0
+    while let record = records.next() {
+      if let malformed = Self.localRecordError(record, options: message.options) {
+        let at = result.firstIndex(where: { $0.index > index }) ?? result.endIndex
+        result.insert(NestedMalformedRecord(index: index, malformed: malformed), at: at)
+      }
+      index += 1
+    }
+    return result
+  }
+
+  /// The typed error of a handover local record whose payload breaks its rule: `cr` not
+  /// 2 bytes (the random number, Connection Handover 1.5 §6.3.3,
+  /// `collisionResolutionInvalidLength` at the payload), `err` whose reason is not 0x01...0x03
+  /// or whose data is not the reason's width (one byte for 0x01 and 0x03, four for 0x02,
+  /// §6.3.4, `handoverErrorInvalid` at the payload); nil for a valid one or any other record,
+  /// and nil in lenient mode (where the handover record reports these as warnings).
+  public static func localRecordError(
+    _ record: borrowing NDEFRecordView, options: NDEFDecodingOptions = .strict
+  ) -> MalformedRecord? {
+    guard !options.isLenient, record.typeNameFormat == .wellKnown, !record.isChunked else { return nil }
+    if record.hasType(.wellKnown, collisionResolutionType) {
+      guard record.payload.byteCount == 2 else {
+        return MalformedRecord(
+          recordType: .collisionResolution,
+          error: NDEFError(.collisionResolutionInvalidLength, offset: record.payloadOffset))
+      }
+    } else if record.hasType(.wellKnown, errorType) {
+      // §6.3.4 table: 0x01 and 0x03 carry one byte, 0x02 four.
+      let width: Int
+      switch record.payload.byte(at: 0) {
+      case 0x01, 0x03: width = 1
+      case 0x02: width = 4
+      default: width = 0
+      }
+      guard width > 0, record.payload.byteCount == 1 &+ width else {
+        return MalformedRecord(
+          recordType: .handoverError, error: NDEFError(.handoverErrorInvalid, offset: record.payloadOffset))
+      }
+    }
+    return nil
   }
 
   /// The version as text, e.g. `1.2`.

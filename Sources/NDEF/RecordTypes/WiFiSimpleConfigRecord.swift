@@ -270,15 +270,20 @@ public struct WiFiSimpleConfigView: ~Escapable {
   public let version: UInt8?
   /// The Version2 subelement (e.g. 0x20 for 2.0), when present.
   public let version2: UInt8?
-  /// The number of Credential attributes.
+  /// The number of Credential attributes that decode (as ``credentials()`` gives them;
+  /// malformed ones are listed by ``malformedCredentials()``).
   public let credentialCount: Int
   /// Lenient-mode warnings.
   public let warnings: [NDEFWarning]
 
   /// Decodes a WSC payload.
   ///
-  /// - Throws: `attributeTruncated`, `attributeInvalidLength`, the Credential errors, and
-  ///   `wscMissingCredential` (a warning in lenient mode).
+  /// The attributes' framing and the token's own attributes are checked here; a Credential
+  /// attribute whose value does not decode (WSC 2.0 §12) does not fail the token: it is listed
+  /// by ``malformedCredentials()`` and the other credentials still decode.
+  ///
+  /// - Throws: `attributeTruncated`, `attributeInvalidLength` (Version, Version2), and
+  ///   `wscMissingCredential` (no Credential attribute at all; a warning in lenient mode).
   @_lifetime(copy payload)
   public init(validating payload: RawSpan, baseOffset: Int = 0, options: NDEFDecodingOptions = .strict)
     throws(NDEFError)
@@ -288,6 +293,7 @@ public struct WiFiSimpleConfigView: ~Escapable {
     var version: UInt8? = nil
     var version2: UInt8? = nil
     var credentials = 0
+    var credentialAttributes = 0
     var iterator = WSCAttributeIterator(payload, baseOffset: baseOffset)
     while let attribute = iterator.next() {
       switch attribute.type {
@@ -297,8 +303,12 @@ public struct WiFiSimpleConfigView: ~Escapable {
         }
         version = attribute.value.byte(at: 0)
       case .credential:
-        _ = try WiFiCredential(parsing: attribute.value, baseOffset: attribute.valueOffset)
-        credentials += 1
+        // A Credential that does not decode is present (no `wscMissingCredential`) but not
+        // counted: ``malformedCredentials()`` lists it.
+        credentialAttributes += 1
+        if (try? WiFiCredential(parsing: attribute.value, baseOffset: attribute.valueOffset)) != nil {
+          credentials += 1
+        }
       case .vendorExtension:
         var reader = ByteReader(attribute.value, baseOffset: attribute.valueOffset)
         guard let vendor = reader.readSpan(count: 3), vendor.elementsEqual(Self.wfaVendorID) else { continue }
@@ -316,7 +326,7 @@ public struct WiFiSimpleConfigView: ~Escapable {
       default: break
       }
     }
-    if credentials == 0 { try sink.report(.wscMissingCredential, at: baseOffset) }
+    if credentialAttributes == 0 { try sink.report(.wscMissingCredential, at: baseOffset) }
     self.attributes = payload
     self.baseOffset = baseOffset
     self.version = version
@@ -331,7 +341,27 @@ public struct WiFiSimpleConfigView: ~Escapable {
     get { WSCAttributeIterator(attributes, baseOffset: baseOffset) }
   }
 
-  /// The credentials, decoded (owned: they are small and hold secrets the caller copies).
+  /// The Credential attributes whose value does not decode (a fixed-size attribute of the
+  /// wrong size, a missing SSID, ..., WSC 2.0 §12), in order, with their index and typed error.
+  /// In strict mode a token with any is not valid; lenient callers may treat them as warnings.
+  public func malformedCredentials() -> [MalformedWiFiCredential] {
+    var result: [MalformedWiFiCredential] = []
+    var iterator = allAttributes
+    var index = 0
+    while let attribute = iterator.next() {
+      guard attribute.type == .credential else { continue }
+      do throws(NDEFError) {
+        _ = try WiFiCredential(parsing: attribute.value, baseOffset: attribute.valueOffset)
+      } catch {
+        result.append(MalformedWiFiCredential(index: index, error: error))
+      }
+      index += 1
+    }
+    return result
+  }
+
+  /// The credentials that decode, in order (owned: they are small and hold secrets the caller
+  /// copies); see ``malformedCredentials()`` for the others.
   public func credentials() -> [WiFiCredential] {
     var result: [WiFiCredential] = []
     var iterator = allAttributes
@@ -343,6 +373,21 @@ public struct WiFiSimpleConfigView: ~Escapable {
       }
     }
     return result
+  }
+}
+
+/// A Credential attribute of a WSC payload that does not decode (WSC 2.0 §12): which one and
+/// its typed error.
+public struct MalformedWiFiCredential: Sendable, Hashable {
+  /// The index among the payload's Credential attributes (0 for the first).
+  public let index: Int
+  /// The error, with the absolute offset of the first offending byte.
+  public let error: NDEFError
+
+  /// Wraps an index and an error.
+  public init(index: Int, error: NDEFError) {
+    self.index = index
+    self.error = error
   }
 }
 

@@ -99,11 +99,14 @@ public enum HCIEventOracle {
   }
 }
 
-/// btsnoop captures: the owned file re-encodes to bytes that decode to the same file, and
-/// the advertising-report stream runs to its end without trapping.
+/// btsnoop captures: the owned file re-encodes to bytes that decode to the same file, the
+/// advertising-report stream runs to its end without trapping, and the scanning stream
+/// agrees with the validating one (its first error is the one validating throws; lenient
+/// mode has none).
 public enum BTSnoopOracle {
   /// Checks one input.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
+    try checkScanning(bytes)
     if let lenient = try? BTSnoopFileView(validating: bytes.span.bytes, options: .lenient) {
       var reports = lenient.advertisingReports
       var count = 0
@@ -120,6 +123,38 @@ public enum BTSnoopOracle {
       throw failure
     } catch {
       throw OracleFailure("re-encoding failed: \(error)")
+    }
+  }
+
+  /// The first error of strict scanning (the record error, then the first `.error` item)
+  /// is the error validating and `next()` throw; lenient scanning yields no `.error`.
+  static func checkScanning(_ bytes: [UInt8]) throws(OracleFailure) {
+    guard let strict = try? BTSnoopFileView(scanning: bytes.span.bytes) else { return }
+    var firstItemError: BLEAdvertisingError? = nil
+    var items = strict.advertisingReports
+    var count = 0
+    while let item = items.nextItem() {
+      count += 1
+      if count > bytes.count { throw OracleFailure("scanning stream does not end") }
+      if case .error(let error) = item, firstItemError == nil { firstItemError = error }
+    }
+    var thrown: BLEAdvertisingError? = nil
+    do throws(BLEAdvertisingError) {
+      let view = try BTSnoopFileView(validating: bytes.span.bytes)
+      var reports = view.advertisingReports
+      while try reports.next() != nil {}
+    } catch {
+      thrown = error
+    }
+    try require(
+      thrown == (strict.recordError ?? firstItemError), "scanning and validating disagree on the first error")
+    guard let lenient = try? BTSnoopFileView(scanning: bytes.span.bytes, options: .lenient) else {
+      throw OracleFailure("lenient scanning rejects a file strict scanning frames")
+    }
+    try require(lenient.recordError == nil, "lenient scanning keeps a record error")
+    var lenientItems = lenient.advertisingReports
+    while let item = lenientItems.nextItem() {
+      if case .error = item { throw OracleFailure("lenient scanning yields an error item") }
     }
   }
 }

@@ -7,7 +7,8 @@ import NFCWire
 /// in microseconds since 0000-01-01, then the packet).
 ///
 /// `init(validating:)` checks every record header once without allocating; records are
-/// then iterated as views.
+/// then iterated as views. `init(scanning:)` keeps the records before one that cannot be
+/// framed, with ``recordError``.
 public struct BTSnoopFileView: ~Escapable {
   /// The validated bytes (in lenient mode, up to the last complete record).
   public let bytes: RawSpan
@@ -21,6 +22,11 @@ public struct BTSnoopFileView: ~Escapable {
   public let options: BLEAdvertisingOptions
   /// Rules broken that lenient decoding accepted.
   public let warnings: [BLEAdvertisingWarning]
+  /// Strict mode, ``init(scanning:baseOffset:options:)``: the record that cannot be framed
+  /// (`truncatedRecordHeader`, `recordLengthExceedsInput`, `includedLengthExceedsOriginal`),
+  /// where the file's records end; `nil` when every record is framed. Records are
+  /// sequential, so none after it can be located. Lenient mode lists it as a warning.
+  public let recordError: BLEAdvertisingError?
 
   /// The identification pattern `btsnoop\0`.
   public static let identification: [UInt8] = Array("btsnoop".utf8) + [0]
@@ -44,6 +50,19 @@ public struct BTSnoopFileView: ~Escapable {
   public init(
     validating bytes: RawSpan, baseOffset: Int = 0, options: BLEAdvertisingOptions = .strict
   ) throws(BLEAdvertisingError) {
+    try self.init(scanning: bytes, baseOffset: baseOffset, options: options)
+    if let error = recordError { throw error }
+  }
+
+  /// Frames a btsnoop file, keeping the records before the first one that cannot be framed
+  /// (strict: in ``recordError``; lenient: as a warning).
+  ///
+  /// - Throws: only header errors: `emptyInput`, `truncatedFileHeader`, `invalidMagic`,
+  ///   `unsupportedVersion`, `unsupportedDatalink`.
+  @_lifetime(copy bytes)
+  public init(
+    scanning bytes: RawSpan, baseOffset: Int = 0, options: BLEAdvertisingOptions = .strict
+  ) throws(BLEAdvertisingError) {
     var reader = ByteReader(bytes, baseOffset: baseOffset)
     guard bytes.byteCount > 0 else { throw BLEAdvertisingError(.emptyInput, offset: baseOffset) }
     guard let magic = reader.readSpan(count: 8) else {
@@ -65,14 +84,18 @@ public struct BTSnoopFileView: ~Escapable {
     var count = 0
     var end = bytes.byteCount
     var warnings: [BLEAdvertisingWarning] = []
+    var recordError: BLEAdvertisingError? = nil
     while !reader.isAtEnd {
       let start = reader.index
       do throws(BLEAdvertisingError) {
         _ = try Self.readRecord(&reader)
         count &+= 1
       } catch {
-        guard options.isLenient else { throw error }
-        warnings.append(BLEAdvertisingWarning(error.code, offset: error.offset))
+        if options.isLenient {
+          warnings.append(BLEAdvertisingWarning(error.code, offset: error.offset))
+        } else {
+          recordError = error
+        }
         end = start
         break
       }
@@ -83,6 +106,7 @@ public struct BTSnoopFileView: ~Escapable {
     self.recordCount = count
     self.options = options
     self.warnings = warnings
+    self.recordError = recordError
   }
 
   /// The packet records in order.

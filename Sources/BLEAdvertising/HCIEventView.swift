@@ -53,4 +53,11 @@ public struct HCIEventView: ~Escapable {
     subeventCode == Self.leAdvertisingReportSubevent
       || subeventCode == Self.leExtendedAdvertisingReportSubevent
   }
+
+  /// Whether raw event bytes (not yet validated) start like an LE Advertising Report or LE
+  /// Extended Advertising Report event: the LE Meta code and, after the length, the subevent.
+  package static func startsAdvertisingReport(_ event: RawSpan) -> Bool {
+    guard event.byte(at: 0) == leMetaEventCode, let sub = event.byte(at: 2) else { return false }
+    return sub == leAdvertisingReportSubevent || sub == leExtendedAdvertisingReportSubevent
+  }
 }

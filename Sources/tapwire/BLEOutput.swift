@@ -111,19 +111,42 @@ enum BLEOutput {
     }
   }
 
+  /// `btsnoop`: every report the capture holds, even around an event that breaks a rule
+  /// or a record that cannot be framed (records are sequential, so none after it can be
+  /// located). In strict mode such an event or record makes the object `"ok": false` with
+  /// `error` (the first) and `errors`, in capture order, beside the `reports`; exit status 1.
   static func btsnoop(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     do throws(BLEAdvertisingError) {
-      let view = try BTSnoopFileView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+      let view = try BTSnoopFileView(scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
       var reports: [JSON] = []
+      var errors: [JSON] = []
       var iterator = view.advertisingReports
-      while let report = try iterator.next() {
-        let unix = report.timestamp.map { $0 &- BTSnoopFileView.unixEpochOffset }
-        reports.append(reportJSON(report, timestamp: unix))
+      while let item = iterator.nextItem() {
+        switch item {
+        case .report(let report, _):
+          let unix = report.timestamp.map { $0 &- BTSnoopFileView.unixEpochOffset }
+          reports.append(reportJSON(report, timestamp: unix))
+        case .error(let error):
+          errors.append(warningJSON(BLEAdvertisingWarning(error.code, offset: error.offset)))
+        }
+      }
+      if let error = view.recordError {
+        errors.append(warningJSON(BLEAdvertisingWarning(error.code, offset: error.offset)))
+      }
+      let warnings: (String, JSON) = (
+        "warnings", .array((view.warnings + iterator.warnings).map(warningJSON))
+      )
+      guard let first = errors.first else {
+        return .success(
+          .object([
+            ("ok", .bool(true)), ("format", .string("btsnoop")), ("reports", .array(reports)), warnings,
+          ]))
       }
       return .success(
         .object([
-          ("ok", .bool(true)), ("format", .string("btsnoop")), ("reports", .array(reports)),
-          ("warnings", .array((view.warnings + iterator.warnings).map(warningJSON))),
+          ("ok", .bool(false)), ("format", .string("btsnoop")), ("error", first),
+          ("reports", .array(reports)),
+          ("errors", .array(errors)), warnings,
         ]))
     } catch {
       return .failure(failure(error))

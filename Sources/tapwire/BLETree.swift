@@ -209,6 +209,9 @@ struct BLETree {
   }
 
   /// The file header and each record of a btsnoop file, with the advertising reports inside.
+  /// Strict mode: an advertising event that breaks a rule gets an `error` line inside its
+  /// packet (after the reports before it), and a record that cannot be framed one after the
+  /// records.
   func btsnoop(_ view: borrowing BTSnoopFileView) -> [TreeNode] {
     var result = [
       node(at: 0, count: 8, "identification", "\"btsnoop\\0\""),
@@ -233,10 +236,16 @@ struct BLETree {
         at: record.dataOffset, count: record.data.byteCount, "packet", Describe.bytes(record.data.byteCount))
       if let event = record.hciEvent(datalink: view.datalink) {
         let eventOffset = record.hciEventOffset(datalink: view.datalink)
-        if let reports = try? HCIAdvertisingReportsView(
-          validating: event, baseOffset: eventOffset, options: .lenient)
-        {
+        do throws(BLEAdvertisingError) {
+          let reports = try HCIAdvertisingReportsView(
+            scanning: event, baseOffset: eventOffset, options: view.options)
           packet.children = self.reports(reports, eventOffset: eventOffset)
+          if let error = reports.reportError { packet.children.append(errorNode(error)) }
+        } catch {
+          // Only advertising events count (others are skipped); lenient mode warns instead.
+          if !view.options.isLenient && HCIEventView.startsAdvertisingReport(event) {
+            packet.children = [errorNode(error)]
+          }
         }
       }
       children.append(packet)
@@ -244,7 +253,13 @@ struct BLETree {
         node(at: start, count: 24 + record.data.byteCount, "Record \(index)", "", children: children))
       index += 1
     }
+    if let error = view.recordError { result.append(errorNode(error)) }
     return result
+  }
+
+  /// An `error` line at the error's offset, with a caret under the byte.
+  func errorNode(_ error: BLEAdvertisingError) -> TreeNode {
+    TreeNode.error(source, at: error.offset, code: error.code.name, message: error.code.message)
   }
 }
 
@@ -266,19 +281,14 @@ extension BLETree {
       let view = try? HCIAdvertisingReportsView(
         scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
-    var nodes = BLETree(source: bytes).reports(view, eventOffset: 0)
-    if let error = view.reportError {
-      var node = TreeNode(
-        bytes, at: error.offset, count: 1, "error",
-        "\(error.code.name) at offset \(error.offset): \(error.code.message)")
-      node.extraLines = HexDump.caret(bytes, at: error.offset)
-      nodes.append(node)
-    }
+    let tree = BLETree(source: bytes)
+    var nodes = tree.reports(view, eventOffset: 0)
+    if let error = view.reportError { nodes.append(tree.errorNode(error)) }
     return nodes
   }
 
   static func btsnoop(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard let view = try? BTSnoopFileView(validating: bytes.span.bytes, options: lenient ? .lenient : .strict)
+    guard let view = try? BTSnoopFileView(scanning: bytes.span.bytes, options: lenient ? .lenient : .strict)
     else { return [] }
     return BLETree(source: bytes).btsnoop(view)
   }

@@ -142,17 +142,46 @@ enum NDEFOutput {
     warnings: inout [NDEFWarning]
   ) -> [JSON]? {
     var records: [JSON] = []
+    let reached = forEachFramedRecord(bytes, baseOffset: baseOffset, options: options, failure: failure) {
+      (record) throws(NDEFError) in
+      records.append(try recordJSON(record, options: options, depth: 0, warnings: &warnings))
+    }
+    guard reached, !records.isEmpty else { return nil }
+    return records
+  }
+
+  /// Calls `body` with each record that can be framed before the strict walk over `bytes`
+  /// stops, and says whether it stopped at exactly `failure`.
+  ///
+  /// After `missingMessageEnd` or `dataAfterMessageEnd` (NDEF 1.0 §3.2.2) every record is
+  /// framed and broke no per-record rule, the last one included, so they all come from the
+  /// lenient view of the same bytes; after any other error, the records before it.
+  static func forEachFramedRecord(
+    _ bytes: [UInt8], baseOffset: Int, options: NDEFDecodingOptions, failure: NDEFError,
+    _ body: (borrowing NDEFRecordView) throws(NDEFError) -> Void
+  ) -> Bool {
+    if failure.code == .missingMessageEnd || failure.code == .dataAfterMessageEnd {
+      var lenient = options
+      lenient.isLenient = true
+      if let message = try? NDEFMessageView(validating: bytes.span, baseOffset: baseOffset, options: lenient),
+        message.warnings == [NDEFWarning(failure.code, offset: failure.offset)]
+      {
+        var iterator = message.records
+        do throws(NDEFError) {
+          while let record = iterator.next() { try body(record) }
+        } catch {
+          return false
+        }
+        return true
+      }
+    }
     var iterator = NDEFMessageView.checkedRecords(
       bytes.span.bytes, baseOffset: baseOffset, maximumRecordCount: options.maximumRecordCount)
-    var stop: NDEFError? = nil
     do throws(NDEFError) {
-      while let record = try iterator.next() {
-        records.append(try recordJSON(record, options: options, depth: 0, warnings: &warnings))
-      }
+      while let record = try iterator.next() { try body(record) }
     } catch {
-      stop = error
+      return error == failure
     }
-    guard stop == failure, !records.isEmpty else { return nil }
-    return records
+    return false
   }
 }

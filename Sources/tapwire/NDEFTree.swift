@@ -54,21 +54,17 @@ struct NDEFTree {
     }
   }
 
-  /// The records before the one that cannot be framed, then an `error` line with a caret
-  /// at `failure` (none when the strict walk stops elsewhere or at the first record).
+  /// The records that can be framed (those before the one that cannot, or all of them when
+  /// ME is missing or bytes follow it), then an `error` line with a caret at `failure`
+  /// (none when the strict walk stops elsewhere or no record can be framed).
   func partialRecords(_ bytes: [UInt8], baseOffset: Int, failure: NDEFError) -> [TreeNode] {
     var result: [TreeNode] = []
-    var iterator = NDEFMessageView.checkedRecords(
-      bytes.span.bytes, baseOffset: baseOffset, maximumRecordCount: options.maximumRecordCount)
-    var stop: NDEFError? = nil
-    do throws(NDEFError) {
-      while let record = try iterator.next() {
-        result.append(self.record(record, index: result.count, depth: 0))
-      }
-    } catch {
-      stop = error
+    let reached = NDEFOutput.forEachFramedRecord(
+      bytes, baseOffset: baseOffset, options: options, failure: failure
+    ) { (record) throws(NDEFError) in
+      result.append(self.record(record, index: result.count, depth: 0))
     }
-    guard stop == failure, !result.isEmpty else { return [] }
+    guard reached, !result.isEmpty else { return [] }
     result.append(errorNode(failure))
     return result
   }

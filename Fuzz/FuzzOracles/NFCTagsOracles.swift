@@ -53,6 +53,31 @@ public enum TagImageOracle {
       do throws(NFCTagError) { scanned = try scan(bytes.span.bytes).first } catch { scanned = error }
       try require(scanned == validation, "\(name): the scan's first error is not the validation error")
     }
+    try checkType4CCScanning(bytes)
+  }
+
+  /// A Type 4 CC file scanned with its bad fields kept: every field is the byte read (the
+  /// CC encodes back to the input's first 15 or 17 bytes), the errors are in offset order,
+  /// and parsing throws the first of them (or succeeds when there are none).
+  static func checkType4CCScanning(_ bytes: [UInt8]) throws(OracleFailure) {
+    var errors: [NFCTagError] = []
+    var parsed: NFCTagError? = nil
+    do throws(NFCTagError) { _ = try Type4CapabilityContainer(parsing: bytes) } catch { parsed = error }
+    let scanned: Type4CapabilityContainer
+    do throws(NFCTagError) {
+      scanned = try Type4CapabilityContainer(scanning: bytes, errors: &errors)
+    } catch {
+      try require(parsed == (errors.first ?? error), "Type 4 CC: parsing does not throw the scan's error")
+      return
+    }
+    let fixed = 7 + 2 + (scanned.fileControl.isExtended ? 8 : 6)
+    try require(
+      Array(scanned.bytes.prefix(fixed)) == Array(bytes.prefix(fixed)),
+      "Type 4 CC: a scanned field is not the byte read")
+    let offsets = errors.map(\.offset)
+    try require(
+      offsets == offsets.sorted() && Set(offsets).count == offsets.count, "Type 4 CC: errors out of order")
+    try require(parsed == errors.first, "Type 4 CC: parsing does not throw the scan's first error")
   }
 
   /// What a decoder found: warnings, read-only state and the message (encoded), if any.

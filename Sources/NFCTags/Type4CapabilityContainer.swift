@@ -38,15 +38,37 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
   ///   ``NFCTagError/Code/missingNDEFFileControl`` (offset 7),
   ///   ``NFCTagError/Code/invalidNDEFFileControl`` (offset 8 length, 9 file id, 11 size).
   public init(parsing bytes: RawSpan) throws(NFCTagError) {
+    var errors: [NFCTagError] = []
+    do throws(NFCTagError) {
+      try self.init(scanning: bytes, errors: &errors)
+    } catch {
+      throw errors.first ?? error
+    }
+    if let first = errors.first { throw first }
+  }
+
+  /// Parses a CC file, keeping each field whose value breaks a rule (T4T 3.0 §5.1: every
+  /// field has a fixed place, so one bad value hides none of the others).
+  ///
+  /// The value errors go to `errors` in offset order, and their fields keep the values
+  /// read: ``NFCTagError/Code/invalidCCFile`` (offset 0 CCLEN, 3 MLe, 5 MLc),
+  /// ``NFCTagError/Code/unsupportedVersion`` (offset 2) and
+  /// ``NFCTagError/Code/invalidNDEFFileControl`` (offset 9 file id, 11 size). The first of
+  /// them is what ``init(parsing:)-(RawSpan)`` throws.
+  ///
+  /// - Throws: what leaves the fields unplaced: ``NFCTagError/Code/responseTooShort``,
+  ///   ``NFCTagError/Code/missingNDEFFileControl`` (offset 7) and
+  ///   ``NFCTagError/Code/invalidNDEFFileControl`` at offset 8 (the TLV's length).
+  public init(scanning bytes: RawSpan, errors: inout [NFCTagError]) throws(NFCTagError) {
     var reader = ByteReader(bytes)
     guard bytes.byteCount >= Self.minimumLength, let length = reader.readUInt16BE(),
       let version = reader.readUInt8(), let mle = reader.readUInt16BE(), let mlc = reader.readUInt16BE(),
       let t = reader.readUInt8(), let l = reader.readUInt8()
     else { throw NFCTagError(.responseTooShort, offset: bytes.byteCount) }
-    guard length >= 0x000F, length != 0xFFFF else { throw NFCTagError(.invalidCCFile, offset: 0) }
-    guard (1...3).contains(version >> 4) else { throw NFCTagError(.unsupportedVersion, offset: 2) }
-    guard mle >= 0x000F else { throw NFCTagError(.invalidCCFile, offset: 3) }
-    guard mlc >= 0x0001 else { throw NFCTagError(.invalidCCFile, offset: 5) }
+    if length < 0x000F || length == 0xFFFF { errors.append(NFCTagError(.invalidCCFile, offset: 0)) }
+    if !(1...3).contains(version >> 4) { errors.append(NFCTagError(.unsupportedVersion, offset: 2)) }
+    if mle < 0x000F { errors.append(NFCTagError(.invalidCCFile, offset: 3)) }
+    if mlc < 0x0001 { errors.append(NFCTagError(.invalidCCFile, offset: 5)) }
     let extended: Bool
     switch t {
     case Type4NDEFFileControl.tag: extended = false
@@ -60,11 +82,11 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
     else { throw NFCTagError(.responseTooShort, offset: bytes.byteCount) }
     switch id {
     case 0x0000, 0xE102, 0xE103, 0x3F00, 0x3FFF, 0xFFFF:
-      throw NFCTagError(.invalidNDEFFileControl, offset: 9)
+      errors.append(NFCTagError(.invalidNDEFFileControl, offset: 9))
     default: break
     }
     let sizeRange: ClosedRange<UInt32> = extended ? 0x0000_FFFF...0xFFFF_FFFE : 0x0005...0xFFFE
-    guard sizeRange.contains(size) else { throw NFCTagError(.invalidNDEFFileControl, offset: 11) }
+    if !sizeRange.contains(size) { errors.append(NFCTagError(.invalidNDEFFileControl, offset: 11)) }
     self.length = Int(length)
     self.mappingVersion = version
     self.maximumReadLength = Int(mle)
@@ -72,6 +94,11 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
     self.fileControl = Type4NDEFFileControl(
       fileIdentifier: id, maximumFileSize: Int(size), readAccess: read, writeAccess: write,
       isExtended: extended)
+  }
+
+  /// Parses a CC file from an array, keeping each field whose value breaks a rule in `errors`.
+  public init(scanning bytes: [UInt8], errors: inout [NFCTagError]) throws(NFCTagError) {
+    try self.init(scanning: bytes.span.bytes, errors: &errors)
   }
 
   /// Parses a CC file from an array.

@@ -43,22 +43,35 @@ enum T4TOutput {
     return result
   }
 
+  /// Where the CC file ends in `bytes`: CCLEN when valid, else the fixed fields and the
+  /// NDEF File Control TLV (15 or 17 bytes), and never past the input.
+  static func ccEnd(_ cc: Type4CapabilityContainer, _ bytes: [UInt8], lengthValid: Bool) -> Int {
+    min(lengthValid ? cc.length : 7 + 2 + (cc.fileControl.isExtended ? 8 : 6), bytes.count)
+  }
+
+  /// The CC file (T4T 3.0 §5.1) with each field whose value breaks a rule kept in place
+  /// (strict: `error`/`errors`, `ok` false; lenient: `warnings`), then the NDEF file (§5.2).
+  /// The NDEF file is not located when CCLEN itself is bad, and its NLEN is not held to a
+  /// bad maximum file size.
   static func t4t(_ bytes: [UInt8], lenient: Bool) -> Result<JSON, DecodeFailure> {
     TagOutput.decode(bytes, lenient: lenient) { _, ndefOptions throws(NFCTagError) in
-      let cc = try Type4CapabilityContainer(parsing: bytes)
+      var ccErrors: [NFCTagError] = []
+      let cc = try Type4CapabilityContainer(scanning: bytes, errors: &ccErrors)
       let control = cc.fileControl
-      let ccEnd = min(cc.length, bytes.count)
+      let lengthValid = !ccErrors.contains { $0.offset == 0 }
+      let sizeValid = !ccErrors.contains { $0.offset == 11 }
+      let ccEnd = ccEnd(cc, bytes, lengthValid: lengthValid)
       let tlvs = try tlvs(bytes, end: ccEnd)
       var ndef = JSON.null
       var framing: [JSON] = []
-      if ccEnd < bytes.count {
+      if lengthValid, ccEnd < bytes.count {
         let fieldSize = control.lengthFieldSize
         guard bytes.count - ccEnd >= fieldSize else {
           throw NFCTagError(.truncatedImage, offset: bytes.count)
         }
         var length = 0
         for index in ccEnd..<(ccEnd + fieldSize) { length = length << 8 | Int(bytes[index]) }
-        guard length <= control.maximumMessageSize else {
+        guard !sizeValid || length <= control.maximumMessageSize else {
           throw NFCTagError(.ndefLengthExceedsFile, offset: ccEnd)
         }
         let start = ccEnd + fieldSize
@@ -79,9 +92,12 @@ enum T4TOutput {
           ("maxFileSize", .int(control.maximumFileSize)), ("readAccess", .int(Int(control.readAccess))),
           ("writeAccess", .int(Int(control.writeAccess))),
         ], tlvs: .array(tlvs), ndef: ndef, dataAreaSize: control.maximumFileSize,
-        maxNDEFSize: control.maximumMessageSize, readOnly: !control.isWritable, warnings: [],
+        maxNDEFSize: control.maximumMessageSize, readOnly: !control.isWritable,
+        warnings: lenient ? ccErrors.map { NFCTagWarning($0.code, offset: $0.offset) } : [],
         lenient: ndefOptions.isLenient)
-      return TagOutput.applyingErrors(object, framing)
+      let strictErrors =
+        lenient ? [] : ccErrors.map { TagOutput.warningJSON(NFCTagWarning($0.code, offset: $0.offset)) }
+      return TagOutput.applyingErrors(object, strictErrors + framing)
     }
   }
 }

@@ -251,8 +251,10 @@ enum TagTree {
 
   /// Type 4 CC file fields keep the JSON key names (`fileIdentifier`, `writeAccess`, ...).
   static func t4t(_ bytes: [UInt8], lenient: Bool) -> [TreeNode] {
-    guard let cc = try? Type4CapabilityContainer(parsing: bytes) else { return [] }
+    var ccErrors: [NFCTagError] = []
+    guard let cc = try? Type4CapabilityContainer(scanning: bytes, errors: &ccErrors) else { return [] }
     let control = cc.fileControl
+    let lengthValid = !ccErrors.contains { $0.offset == 0 }
     let sizeCount = control.isExtended ? 4 : 2
     func access(_ condition: UInt8) -> String {
       "\(condition)" + JSONTree.annotation("readAccess", .int(Int(condition)))
@@ -301,8 +303,12 @@ enum TagTree {
         TreeNode(bytes, at: 3, count: 2, "mle", "\(cc.maximumReadLength) = largest R-APDU data"),
         TreeNode(bytes, at: 5, count: 2, "mlc", "\(cc.maximumWriteLength) = largest C-APDU data"),
       ] + tlvs
-    let ccEnd = min(cc.length, bytes.count)
-    if ccEnd + control.lengthFieldSize <= bytes.count {
+    // A field whose value breaks a rule: its error in place, with a caret (§5.1).
+    for error in ccErrors {
+      result.append(.error(bytes, at: error.offset, code: error.code.name, message: error.code.message))
+    }
+    let ccEnd = T4TOutput.ccEnd(cc, bytes, lengthValid: lengthValid)
+    if lengthValid, ccEnd + control.lengthFieldSize <= bytes.count {
       let ndefOptions: NDEFDecodingOptions = lenient ? .lenient : .strict
       var length = 0
       for index in ccEnd..<(ccEnd + control.lengthFieldSize) { length = length << 8 | Int(bytes[index]) }

@@ -101,4 +101,46 @@ struct TagFieldGradeCommandTests {
     #expect(warnings.map { $0["code"] as? String } == ["unknownTLVType"])
     #expect(warnings.first?["offset"] as? Int == 30)
   }
+
+  /// A Type 4 CC file (T4T 3.0 §5.1) then its NDEF file: NLEN 7 at 15 and a URI record
+  /// "http://www.ab" at 17. `cc` replaces the 15 CC bytes.
+  static func type4(cc: String) -> String { cc + "0007" + "d1010355016162" }
+
+  @Test func aType4CCWithABadMLeKeepsEveryOtherFieldAndTheMessage() throws {
+    // MLe 0x0005 (at 3) is below 0x000F.
+    let hex = Self.type4(cc: "000f20000500340406e10400320000")
+    let object = try CLI.failedObject("t4t", hex, code: "invalidCCFile", offset: 3)
+    let cc = try #require(object["capabilityContainer"] as? [String: Any])
+    #expect(cc["mle"] as? Int == 5)
+    #expect(cc["mlc"] as? Int == 0x34)
+    #expect(cc["fileIdentifier"] as? String == "e104")
+    let records = try #require((object["ndef"] as? [String: Any])?["records"] as? [[String: Any]])
+    #expect((records.first?["decoded"] as? [String: Any])?["uri"] as? String == "http://www.ab")
+
+    let (lines, errorLine) = try CLI.treeError("t4t", hex, code: "invalidCCFile", offset: 3)
+    #expect(lines[errorLine...].contains { $0.contains("URI: \"http://www.ab\"") })
+  }
+
+  @Test func everyBadType4FieldIsListedAndABadFileSizeDoesNotBoundNLEN() throws {
+    // Version 4.0 (at 2), MLc 0 (at 5), maximum file size 3 (at 11), below NLEN 7.
+    let hex = Self.type4(cc: "000f40003b00000406e10400030000")
+    let object = try CLI.failedObject("t4t", hex, code: "unsupportedVersion", offset: 2)
+    let errors = try #require(object["errors"] as? [[String: Any]])
+    #expect(errors.compactMap { $0["offset"] as? Int } == [2, 5, 11])
+    #expect(((object["ndef"] as? [String: Any])?["records"] as? [Any])?.count == 1)
+
+    let lenient = try CLI.run(["decode", "--as", "t4t", "--lenient", "--json", hex])
+    #expect(lenient.status == 0)
+    let warnings = try #require(try CLI.object(lenient.stdout)["warnings"] as? [[String: Any]])
+    #expect(warnings.compactMap { $0["offset"] as? Int } == [2, 5, 11])
+  }
+
+  @Test func aBadCCLENLeavesTheNDEFFileUnlocated() throws {
+    // CCLEN 5 (at 0): the NDEF file's start is unknown, the CC's fields are still shown.
+    let object = try CLI.failedObject(
+      "t4t", Self.type4(cc: "000520003b00340406e10400320000"), code: "invalidCCFile", offset: 0)
+    #expect(object["ndef"] is NSNull)
+    #expect((object["capabilityContainer"] as? [String: Any])?["maxFileSize"] as? Int == 50)
+    #expect((object["tlvs"] as? [Any])?.count == 1)
+  }
 }

@@ -209,10 +209,17 @@ struct BLETree {
   }
 
   /// The file header and each record of a btsnoop file, with the advertising reports inside.
-  /// Strict mode: an advertising event that breaks a rule gets an `error` line inside its
-  /// packet (after the reports before it), and a record that cannot be framed one after the
-  /// records.
+  /// Strict mode: an advertising event that breaks a rule, or an extended report fragment
+  /// that reassembly rejects (a reserved data status, an overflow), gets an `error` line
+  /// inside its packet (after the reports before it), and a record that cannot be framed one
+  /// after the records.
   func btsnoop(_ view: borrowing BTSnoopFileView) -> [TreeNode] {
+    // The errors of the report stream, reassembly's included, to place in their packets.
+    var streamErrors: [BLEAdvertisingError] = []
+    var stream = view.advertisingReports
+    while let item = stream.nextItem() {
+      if case .error(let error) = item { streamErrors.append(error) }
+    }
     var result = [
       node(at: 0, count: 8, "identification", "\"btsnoop\\0\""),
       node(at: 8, count: 4, "version", "1"),
@@ -247,6 +254,12 @@ struct BLETree {
             packet.children = [errorNode(error)]
           }
         }
+      }
+      let packetEnd = record.dataOffset + record.data.byteCount
+      let shown = Set(packet.children.filter { $0.name == "error" }.compactMap(\.offset))
+      for error in streamErrors
+      where (record.dataOffset..<packetEnd).contains(error.offset) && !shown.contains(error.offset) {
+        packet.children.append(errorNode(error))
       }
       children.append(packet)
       result.append(

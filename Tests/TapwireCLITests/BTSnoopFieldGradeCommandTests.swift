@@ -67,4 +67,22 @@ struct BTSnoopFieldGradeCommandTests {
     #expect(object["errors"] == nil)
     #expect((object["reports"] as? [[String: Any]])?.count == 2)
   }
+
+  /// Two LE Extended Advertising Report fragments of one advertiser (Core 5.x Vol 4 Part E
+  /// §7.7.65.13); the second's Event_Type (at 116) has data status 0b11, which is reserved.
+  @Test func aFragmentReassemblyRejectsIsShownInItsPacket() throws {
+    let first =
+      "3e2e0d01210001010000f3e2d1010203f8ba0000000000000000001402010622ffffff01303030363738393000010203"
+    let second =
+      "3e350d01610001010000f3e2d1010203f8bc0000000000000000001b0405060708090a0b0c0d0e0f101112131415080954572d45585431"
+    let file = Self.file([first, second])
+    let object = try CLI.failedObject("btsnoop", file, code: "reservedDataStatus", offset: 116)
+    // The first fragment stays pending and is flushed, truncated, at the end of the capture.
+    #expect(
+      (object["reports"] as? [[String: Any]])?.map { $0["address"] as? String } == ["D1:E2:F3:00:00:01"])
+    let (lines, errorLine) = try CLI.treeError("btsnoop", file, code: "reservedDataStatus", offset: 116)
+    let record1 = try #require(lines.firstIndex { $0.contains("Record 1") })
+    #expect(record1 < errorLine)
+    #expect(lines.filter { $0.contains("error: reservedDataStatus") }.count == 1)
+  }
 }

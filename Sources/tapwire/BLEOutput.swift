@@ -66,7 +66,10 @@ enum BLEOutput {
     }
   }
 
-  static func reportJSON(_ report: AdvertisingReport, timestamp: Int64?) -> JSON {
+  /// One report. `dataOffset`: where its advertising data starts in the input, so the
+  /// structures' offsets are the input's; `nil` for data reassembled from several
+  /// fragments, whose offsets are then relative to the reassembled bytes.
+  static func reportJSON(_ report: AdvertisingReport, timestamp: Int64?, dataOffset: Int?) -> JSON {
     let eventType: JSON =
       report.legacyEventType.map { .string($0.name) } ?? .int(Int(report.eventType.rawValue))
     var pairs: [(String, JSON)] = [
@@ -76,7 +79,9 @@ enum BLEOutput {
     ]
     if let timestamp { pairs.append(("timestamp", .int(Int(timestamp)))) }
     let data = report.data
-    if let view = try? AdvertisingDataView(validating: data.span, options: .lenient) {
+    if let view = try? AdvertisingDataView(
+      validating: data.span, baseOffset: dataOffset ?? 0, options: .lenient)
+    {
       pairs.append(("advertising", .object(advertisingFields(view))))
     }
     return .object(pairs)
@@ -93,7 +98,7 @@ enum BLEOutput {
       var reports: [JSON] = []
       var iterator = view.reports
       while let report = iterator.next() {
-        reports.append(reportJSON(AdvertisingReport(report), timestamp: nil))
+        reports.append(reportJSON(AdvertisingReport(report), timestamp: nil, dataOffset: report.dataOffset))
       }
       let warnings: (String, JSON) = ("warnings", .array(view.warnings.map(warningJSON)))
       guard let error = view.reportError else {
@@ -123,9 +128,9 @@ enum BLEOutput {
       var iterator = view.advertisingReports
       while let item = iterator.nextItem() {
         switch item {
-        case .report(let report, _):
+        case .report(let report, let dataOffset):
           let unix = report.timestamp.map { $0 &- BTSnoopFileView.unixEpochOffset }
-          reports.append(reportJSON(report, timestamp: unix))
+          reports.append(reportJSON(report, timestamp: unix, dataOffset: dataOffset))
         case .error(let error):
           errors.append(warningJSON(BLEAdvertisingWarning(error.code, offset: error.offset)))
         }

@@ -85,4 +85,19 @@ struct BTSnoopFieldGradeCommandTests {
     #expect(record1 < errorLine)
     #expect(lines.filter { $0.contains("error: reservedDataStatus") }.count == 1)
   }
+
+  /// Offsets are the input's (cli-json.md): the first AD structure (Flags) of `advInd` is at
+  /// 13 of the event, so at 13 in `hci` and at 40 + 13 = 53 in a btsnoop file.
+  @Test func advertisingStructureOffsetsAreTheInputs() throws {
+    func structureOffsets(_ format: String, _ hex: String) throws -> [Int] {
+      let result = try CLI.run(["decode", "--as", format, "--json", hex])
+      #expect(result.status == 0)
+      let reports = try #require(try CLI.object(result.stdout)["reports"] as? [[String: Any]])
+      let advertising = try #require(reports.first?["advertising"] as? [String: Any])
+      let structures = try #require(advertising["structures"] as? [[String: Any]])
+      return structures.compactMap { $0["offset"] as? Int }
+    }
+    #expect(try structureOffsets("hci", Self.advInd) == [13, 16, 29, 32])
+    #expect(try structureOffsets("btsnoop", Self.file([Self.advInd])) == [53, 56, 69, 72])
+  }
 }

@@ -74,10 +74,10 @@ enum BLEBenchmarks {
   @inline(never)
   static func discover(_ reports: [AdvertisingReport], mode: ReaderDiscovery.Mode) -> Int {
     var discovery = ReaderDiscovery(profiles: [.example], mode: mode, configuration: .init(timeout: nil))
-    var events = discovery.start(at: 0).count
-    var time: Int64 = 0
+    var events = discovery.start(at: .origin).count
+    var time = MonotonicInstant.origin
     for report in reports {
-      time += 10_000
+      time = time + .milliseconds(10)
       events &+= discovery.receive(report, at: time).count
     }
     return events

@@ -12,21 +12,21 @@ public enum AdminSessionOracle {
   static let configuration = AdminSessionConfiguration(
     serverURI: "https://ram.example/start", agentIdentifier: "//fuzz",
     securityDomain: .globalPlatformIssuerSecurityDomain, maximumRoundTrips: 8, maximumRedirects: 3,
-    roundTripTimeout: 1_000,
-    retryPolicy: AdminRetryPolicy(maximumAttempts: 3, initialBackoff: 10, multiplier: 2))
+    roundTripTimeout: .seconds(1),
+    retryPolicy: AdminRetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(10), multiplier: 2))
 
   /// Checks one input.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
     var input = bytes[...]
     var session = AdminSession(configuration)
-    var now: Int64 = 0
+    var now = MonotonicInstant.origin
     var steps = 0
     let stepBound = 4 * bytes.count + 10_000
     while true {
       steps += 1
       try require(steps <= stepBound, "the session does not end (\(steps) steps)")
-      now += Int64(input.popFirst() ?? 1)
-      let action = session.next(now: now)
+      now = now + .milliseconds(Int64(input.popFirst() ?? 1))
+      let action = session.next(at: now)
       _ = session.takeEvents()
       try require(session.round <= configuration.maximumRoundTrips, "round \(session.round) over the bound")
       switch action {
@@ -67,9 +67,11 @@ public enum AdminSessionOracle {
     return bytes
   }
 
-  private static func respond(_ session: inout AdminSession, _ input: inout ArraySlice<UInt8>, now: Int64) {
+  private static func respond(
+    _ session: inout AdminSession, _ input: inout ArraySlice<UInt8>, now: MonotonicInstant
+  ) {
     guard let choice = input.popFirst() else {
-      session.receive(AdminResponse(statusCode: 204), now: now)
+      session.receive(AdminResponse(statusCode: 204), at: now)
       return
     }
     let valid = [
@@ -79,20 +81,20 @@ public enum AdminSessionOracle {
     ]
     switch choice % 9 {
     case 0:
-      session.receive(AdminResponse(statusCode: 204), now: now)
+      session.receive(AdminResponse(statusCode: 204), at: now)
     case 1:
       let length = Int(input.popFirst() ?? 0)
-      session.receive(AdminResponse(statusCode: 200, headers: valid, body: take(&input, length)), now: now)
+      session.receive(AdminResponse(statusCode: 200, headers: valid, body: take(&input, length)), at: now)
     case 2:
       let location = String(decoding: take(&input, Int((input.popFirst() ?? 0) % 16)), as: UTF8.self)
       session.receive(
         AdminResponse(statusCode: 300 + Int(choice % 9), headers: [AdminHeaderField("Location", location)]),
-        now: now)
+        at: now)
     case 3:
       let code = take(&input, 2).reduce(0) { $0 << 8 | Int($1) }
-      session.receive(AdminResponse(statusCode: code % 600), now: now)
-    case 4: session.connectionFailed(now: now)
-    case 5: session.timedOut(now: now)
+      session.receive(AdminResponse(statusCode: code % 600), at: now)
+    case 4: session.connectionFailed(at: now)
+    case 5: session.timedOut(at: now)
     case 6:
       // Some of the headers, possibly a targeted application.
       let flags = input.popFirst() ?? 0
@@ -102,7 +104,7 @@ public enum AdminSessionOracle {
         headers.append(AdminHeaderField("X-Admin-Targeted-Application", "//aid/" + text))
       }
       let body = take(&input, Int(input.popFirst() ?? 0))
-      session.receive(AdminResponse(statusCode: 200, headers: headers, body: body), now: now)
+      session.receive(AdminResponse(statusCode: 200, headers: headers, body: body), at: now)
     case 7:
       // A well-formed script of up to 7 commands, each INS from the input.
       let count = Int((input.popFirst() ?? 0) % 8)
@@ -110,10 +112,10 @@ public enum AdminSessionOracle {
         ScriptStep(command: CommandAPDU(cla: 0x80, ins: $0, p1: 0, p2: 0, ne: 256))
       }
       let body = (try? RemoteCommandScript(script: Script(steps: steps)).encodedBytes()) ?? []
-      session.receive(AdminResponse(statusCode: 200, headers: valid, body: body), now: now)
+      session.receive(AdminResponse(statusCode: 200, headers: valid, body: body), at: now)
     default:
       // Late: after the deadline.
-      session.receive(AdminResponse(statusCode: 204), now: now + 5_000)
+      session.receive(AdminResponse(statusCode: 204), at: now + .seconds(5))
     }
   }
 }

@@ -28,6 +28,7 @@ public enum ReaderConnectionOracle {
     try require(
       first.map { $0.1 } == second.map { $0.1 } && first.map { $0.2 } == second.map { $0.2 },
       "the same input gave different output")
+    try require(early(bytes) == 0, "advance(to:) gave output before nextDeadline")
     let attempts = Int(((bytes.first ?? 0) >> 1) & 3)
     var inSession = false
     var requestedDown = false
@@ -79,15 +80,29 @@ public enum ReaderConnectionOracle {
 
   /// Runs the input: for each step, whether it was a session-starting request, the output
   /// and the status after it.
-  static func run(_ bytes: [UInt8]) -> [(Bool, ConnectionOutput, ConnectionStatus)] {
+  static func run(_ bytes: [UInt8]) -> [(Bool, ConnectionOutput, ConnectionStatus)] { runCounting(bytes).log }
+
+  /// How often an advance before the lifecycle's `nextDeadline` gave output (it must not:
+  /// adapters sleep until that deadline).
+  static func early(_ bytes: [UInt8]) -> Int { runCounting(bytes).early }
+
+  /// The instant `microseconds` after the origin (the oracle's clock counts µs).
+  static func instant(_ microseconds: Int64) -> MonotonicInstant {
+    MonotonicInstant(sinceOrigin: .microseconds(microseconds))
+  }
+
+  /// The log of the input, and the number of advances that gave output before `nextDeadline`.
+  static func runCounting(_ bytes: [UInt8]) -> (log: [(Bool, ConnectionOutput, ConnectionStatus)], early: Int)
+  {
+    var earlyCount = 0
     let settings = bytes.first ?? 0
-    let configuration = ReaderConnection.Configuration(
+    let configuration = ConnectionLifecycle.Configuration(
       autoReconnectOnUnexpectedDisconnect: settings & 1 != 0, reconnectAttempts: Int((settings >> 1) & 3),
-      initialBackoff: 200_000, maximumBackoff: 800_000, connectTimeout: 1_000_000,
-      dailyRebootInterval: settings & 8 != 0 ? 30_000_000 : nil)
-    var c = ReaderConnection(configuration: configuration)
+      initialBackoff: .milliseconds(200), maximumBackoff: .milliseconds(800), connectTimeout: .seconds(1),
+      dailyRebootInterval: settings & 8 != 0 ? .seconds(30) : nil)
+    var c = ConnectionLifecycle(configuration: configuration)
     let discovery = ReaderDiscovery.Configuration(
-      timeout: 5_000_000, lostAfter: 2_000_000, decisionDelay: 300_000)
+      timeout: .seconds(5), lostAfter: .seconds(2), decisionDelay: .milliseconds(300))
     var log: [(Bool, ConnectionOutput, ConnectionStatus)] = []
     var time: Int64 = 0
     var i = 1
@@ -105,35 +120,39 @@ public enum ReaderConnectionOracle {
       switch kind {
       case 0:
         request = c.status == .notConnected
-        out = c.connect(to: reader, at: time)
-      case 1: out = c.linkConnected(at: time)
-      case 2: out = c.linkConnectFailed(.transport(name: "fuzz"), at: time)
-      case 3: out = c.linkDisconnected(reasons[argument % reasons.count], at: time)
-      case 4: out = c.disconnect(at: time)
+        out = c.connect(to: reader, at: instant(time))
+      case 1: out = c.linkConnected(at: instant(time))
+      case 2: out = c.linkConnectFailed(.transport(name: "fuzz"), at: instant(time))
+      case 3: out = c.linkDisconnected(reasons[argument % reasons.count], at: instant(time))
+      case 4: out = c.disconnect(at: instant(time))
       case 5:
         let handle = c.reconnectHandle ?? ReconnectHandle(id: 0)
-        out = c.cancelReconnect(argument & 1 == 0 ? handle : ReconnectHandle(id: handle.id &+ 1), at: time)
-      case 6: out = c.reboot(at: time)
-      case 7: out = c.advance(to: time)
+        out = c.cancelReconnect(
+          argument & 1 == 0 ? handle : ReconnectHandle(id: handle.id &+ 1), at: instant(time))
+      case 6: out = c.reboot(at: instant(time))
+      case 7:
+        let due = c.nextDeadline
+        out = c.advance(to: instant(time))
+        if out != ConnectionOutput() && (due.map { instant(time) < $0 } ?? true) { earlyCount += 1 }
       case 8:
         request = c.status == .notConnected
         out = c.reconnectAtLaunch(
-          serial: "TW00000\(argument % 4)", profiles: [.example], discovery: discovery, at: time)
+          serial: "TW00000\(argument % 4)", profiles: [.example], discovery: discovery, at: instant(time))
       case 9:
         let data = ReaderDiscoveryOracle.advertising(serial: reader.serial ?? "", battery: 50)
         out = c.receive(
           AdvertisingReport(address: reader.address, rssi: Int8(truncatingIfNeeded: -argument), data: data),
-          at: time)
-      case 10: out = c.stopDiscovery(at: time)
+          at: instant(time))
+      case 10: out = c.stopDiscovery(at: instant(time))
       default:
         request = c.status == .notConnected
         out = c.discover(
           ReaderDiscovery(profiles: [.example], mode: .proximity, configuration: discovery),
-          connectToChosen: argument & 1 == 0, at: time)
+          connectToChosen: argument & 1 == 0, at: instant(time))
       }
       log.append((request, out, c.status))
     }
-    log.append((false, c.advance(to: time + 60_000_000), c.status))
-    return log
+    log.append((false, c.advance(to: instant(time + 60_000_000)), c.status))
+    return (log, earlyCount)
   }
 }

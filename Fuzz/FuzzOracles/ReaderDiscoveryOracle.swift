@@ -21,6 +21,7 @@ public enum ReaderDiscoveryOracle {
     let first = run(bytes)
     let second = run(bytes)
     try require(first == second, "the same input gave different events")
+    try require(early(bytes) == 0, "advance(to:) reported events before nextDeadline")
     let mode = mode(of: bytes)
     var chosen: BluetoothAddress? = nil
     var finished = false
@@ -59,11 +60,24 @@ public enum ReaderDiscoveryOracle {
     }
   }
 
-  static func run(_ bytes: [UInt8]) -> [DiscoveryEvent] {
+  /// The instant `microseconds` after the origin (the oracle's clock counts µs).
+  static func instant(_ microseconds: Int64) -> MonotonicInstant {
+    MonotonicInstant(sinceOrigin: .microseconds(microseconds))
+  }
+
+  static func run(_ bytes: [UInt8]) -> [DiscoveryEvent] { runCounting(bytes).events }
+
+  /// How often an advance before the discovery's `nextDeadline` reported events (it must not:
+  /// adapters sleep until that deadline).
+  static func early(_ bytes: [UInt8]) -> Int { runCounting(bytes).early }
+
+  /// The events of the input, and the number of advances that fired before `nextDeadline`.
+  static func runCounting(_ bytes: [UInt8]) -> (events: [DiscoveryEvent], early: Int) {
+    var earlyCount = 0
     var discovery = ReaderDiscovery(
       profiles: [.example], mode: mode(of: bytes),
-      configuration: .init(timeout: 20_000_000, lostAfter: 2_000_000, decisionDelay: 300_000))
-    var events = discovery.start(at: 0)
+      configuration: .init(timeout: .seconds(20), lostAfter: .seconds(2), decisionDelay: .milliseconds(300)))
+    var events = discovery.start(at: .origin)
     var time: Int64 = 0
     var i = 1
     while i + 4 <= bytes.count {
@@ -76,28 +90,34 @@ public enum ReaderDiscoveryOracle {
       switch kind {
       case 0:
         let data = advertising(serial: serials[device], battery: UInt8(device * 10))
-        events += discovery.receive(AdvertisingReport(address: address, rssi: rssi, data: data), at: time)
+        events += discovery.receive(
+          AdvertisingReport(address: address, rssi: rssi, data: data), at: instant(time))
       case 1:
         let data =
           (try? AdvertisingData(values: [.serviceData(BluetoothUUID(uuid16: 0x180F), [UInt8(device)])])
             .encodedBytes(budget: .legacy)) ?? []
         events += discovery.receive(
-          AdvertisingReport(address: address, rssi: rssi, data: data, isScanResponse: true), at: time)
+          AdvertisingReport(address: address, rssi: rssi, data: data, isScanResponse: true), at: instant(time)
+        )
       case 2:
         let count = i < bytes.count ? Int(bytes[i]) : 0
         let end = min(bytes.count, i + 1 + count)
         let data = i + 1 <= end ? Array(bytes[(i + 1)..<end]) : []
         i = end
         events += discovery.receive(
-          AdvertisingReport(address: address, rssi: rssi, data: data, isExtended: true), at: time)
+          AdvertisingReport(address: address, rssi: rssi, data: data, isExtended: true), at: instant(time))
       case 3:
-        events += discovery.advance(to: time)
+        let due = discovery.nextDeadline
+        let fired = discovery.advance(to: instant(time))
+        if !fired.isEmpty && (due.map { instant(time) < $0 } ?? true) { earlyCount += 1 }
+        events += fired
       default:
-        events += discovery.supplyBatteryLevel(Int(bytes[i - 1] % 101), serial: serials[device], at: time)
+        events += discovery.supplyBatteryLevel(
+          Int(bytes[i - 1] % 101), serial: serials[device], at: instant(time))
       }
     }
-    events += discovery.advance(to: time + 30_000_000)
-    return events
+    events += discovery.advance(to: instant(time + 30_000_000))
+    return (events, earlyCount)
   }
 
   static func advertising(serial: String, battery: UInt8) -> [UInt8] {

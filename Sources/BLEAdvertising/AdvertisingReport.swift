@@ -11,6 +11,12 @@ public struct AdvertisingReport: Sendable, Hashable {
   /// When the report was received, in microseconds on the caller's clock (btsnoop
   /// timestamps for captures); `nil` when unknown.
   public var timestamp: Int64?
+
+  /// ``timestamp`` as an instant of the clock that stamped it (that many µs after its
+  /// origin), the time to feed `ReaderDiscovery` with; `nil` when unknown.
+  public var timestampInstant: MonotonicInstant? {
+    timestamp.map { MonotonicInstant(sinceOrigin: .microseconds($0)) }
+  }
   /// Whether it came from an LE Extended Advertising Report.
   public var isExtended: Bool
   /// The Event_Type bits (legacy types mapped to their legacy-PDU bits).

@@ -21,16 +21,16 @@ public struct DiscoveredReader: Sendable, Hashable {
   /// Estimated path loss in dB: TX power (or the configured assumption) minus smoothed
   /// RSSI; smaller is nearer.
   public var pathLoss: Int
-  /// When it was first seen (µs, caller's clock).
-  public var firstSeen: Int64
-  /// When it was last heard (µs).
-  public var lastSeen: Int64
+  /// When it was first heard, on the clock the caller feeds the discovery.
+  public var firstSeen: MonotonicInstant
+  /// When it was last heard.
+  public var lastSeen: MonotonicInstant
 
   /// Creates a reader snapshot.
   public init(
     serial: String, profileName: String, address: BluetoothAddress,
     addressType: BluetoothAddressType, localName: String?, batteryLevel: Int?, rssi: Int,
-    txPower: Int?, pathLoss: Int, firstSeen: Int64, lastSeen: Int64
+    txPower: Int?, pathLoss: Int, firstSeen: MonotonicInstant, lastSeen: MonotonicInstant
   ) {
     self.serial = serial
     self.profileName = profileName

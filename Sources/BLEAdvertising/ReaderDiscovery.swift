@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
+@_exported import MonotonicTime
+
 /// A sans-IO reader discovery engine: fed timestamped advertising reports (from HCI, a
 /// btsnoop capture or a platform scanner), it keeps track of the readers that match its
 /// profiles and emits ``DiscoveryEvent``s. It never reads a clock or touches a radio:
-/// time is whatever the caller passes (µs), so runs are deterministic.
+/// time is the `MonotonicInstant` the caller passes, so runs are deterministic. After each
+/// call, ``nextDeadline`` says when ``advance(to:)`` next has something to do, so an adapter
+/// sleeps until then (or until the next report) instead of polling.
 ///
 /// Modes:
 /// - ``Mode/scan``: a list of readers, ``DiscoveryEvent/readersChanged(_:)`` as it
@@ -43,15 +47,15 @@ public struct ReaderDiscovery: Sendable {
     case reconnect(serial: String)
   }
 
-  /// Timing and filter settings (times in µs).
+  /// Timing and filter settings.
   public struct Configuration: Sendable, Hashable {
     /// After this long from ``ReaderDiscovery/start(at:)`` (or from losing the chosen
     /// reader) without a result, discovery ends; `nil` for no timeout.
-    public var timeout: Int64?
+    public var timeout: Duration?
     /// A reader not heard for this long is gone (removed from the list, or lost).
-    public var lostAfter: Int64
+    public var lostAfter: Duration
     /// How long a proximity candidate must lead before it is chosen.
-    public var decisionDelay: Int64
+    public var decisionDelay: Duration
     /// Samples a proximity candidate needs before it can be chosen.
     public var minimumSamples: Int
     /// dB by which a challenger must be nearer to take the lead while choosing.
@@ -65,8 +69,8 @@ public struct ReaderDiscovery: Sendable {
 
     /// Creates a configuration.
     public init(
-      timeout: Int64? = 10_000_000, lostAfter: Int64 = 5_000_000,
-      decisionDelay: Int64 = 1_000_000, minimumSamples: Int = 3, hysteresis: Int = 6,
+      timeout: Duration? = .seconds(10), lostAfter: Duration = .seconds(5),
+      decisionDelay: Duration = .seconds(1), minimumSamples: Int = 3, hysteresis: Int = 6,
       smoothingShift: Int = 2, assumedTXPower: Int = 0, maximumDevices: Int = 64
     ) {
       self.timeout = timeout
@@ -101,8 +105,8 @@ public struct ReaderDiscovery: Sendable {
     var smoothed = 0
     var samples = 0
     var txPower: Int?
-    var firstSeen: Int64
-    var lastSeen: Int64
+    var firstSeen: MonotonicInstant
+    var lastSeen: MonotonicInstant
     /// Profile index and serial, once known.
     var profile: Int?
     var serial: String?
@@ -125,12 +129,12 @@ public struct ReaderDiscovery: Sendable {
   public private(set) var chosen: DiscoveredReader?
 
   var devices: [Device] = []
-  var deadline: Int64?
-  var now: Int64 = 0
+  var deadline: MonotonicInstant?
+  var now: MonotonicInstant = .origin
   var lastList: [DiscoveredReader] = []
   var everFound = false
   var leader: BluetoothAddress?
-  var leaderSince: Int64 = 0
+  var leaderSince: MonotonicInstant = .origin
   var suppliedBattery: [String: Int] = [:]
   var reportedDetails: Int?
 
@@ -142,7 +146,7 @@ public struct ReaderDiscovery: Sendable {
   }
 
   /// Starts (or restarts) discovery at `time`, forgetting what was seen.
-  public mutating func start(at time: Int64) -> [DiscoveryEvent] {
+  public mutating func start(at time: MonotonicInstant) -> [DiscoveryEvent] {
     devices.removeAll()
     lastList.removeAll()
     chosen = nil
@@ -151,7 +155,7 @@ public struct ReaderDiscovery: Sendable {
     reportedDetails = nil
     now = time
     phase = .searching
-    deadline = configuration.timeout.map { time &+ $0 }
+    deadline = configuration.timeout.map { time + $0 }
     return []
   }
 
@@ -165,12 +169,38 @@ public struct ReaderDiscovery: Sendable {
     return list
   }
 
-  /// Feeds one report received at `time` (µs, not earlier than the previous call).
+  /// The earliest instant at which ``advance(to:)`` can report something without a new
+  /// report: the scan timeout, a known reader falling silent (``Configuration/lostAfter``
+  /// after it was last heard) or a proximity leader's ``Configuration/decisionDelay``
+  /// ending. `nil` when nothing is pending (not started, finished, or no timeout and nobody
+  /// heard). An adapter sleeps until this or the next report, whichever comes first.
+  public var nextDeadline: MonotonicInstant? {
+    guard phase == .searching || phase == .chosen else { return nil }
+    var next: MonotonicInstant?
+    func consider(_ instant: MonotonicInstant) {
+      if instant > now, next.map({ instant < $0 }) ?? true { next = instant }
+    }
+    if phase == .searching, let deadline {
+      // Due now when it has passed (a caller that has not advanced yet).
+      if deadline <= now { return now }
+      consider(deadline)
+    }
+    for device in devices where device.serial != nil {
+      if phase == .chosen && device.address != chosen?.address { continue }
+      consider(device.lastSeen + configuration.lostAfter)
+    }
+    if phase == .searching, case .proximity = mode, leader != nil {
+      consider(leaderSince + configuration.decisionDelay)
+    }
+    return next
+  }
+
+  /// Feeds one report received at `time` (not earlier than the previous call's).
   /// Timers due by `time` fire first.
-  public mutating func receive(_ report: AdvertisingReport, at time: Int64) -> [DiscoveryEvent] {
+  public mutating func receive(_ report: AdvertisingReport, at time: MonotonicInstant) -> [DiscoveryEvent] {
     var events = advance(to: time)
     guard phase == .searching || phase == .chosen else { return events }
-    let index = deviceIndex(report.address, report.addressType, at: time)
+    let index = deviceIndex(report.address, report.addressType, at: now)
     var device = devices[index]
     if report.isScanResponse {
       device.scanResponse = report.advertising
@@ -187,7 +217,7 @@ public struct ReaderDiscovery: Sendable {
       device.samples += 1
     }
     if let tx = report.effectiveTXPower { device.txPower = Int(tx) }
-    device.lastSeen = time
+    device.lastSeen = now
     let merged = device.advertising.merging(scanResponse: device.scanResponse)
     for (i, profile) in profiles.enumerated() {
       if let serial = profile.serialNumber(in: merged) {
@@ -206,7 +236,7 @@ public struct ReaderDiscovery: Sendable {
 
   /// Feeds a battery level the caller read over a connection; it wins over advertised
   /// values for that serial.
-  public mutating func supplyBatteryLevel(_ level: Int, serial: String, at time: Int64)
+  public mutating func supplyBatteryLevel(_ level: Int, serial: String, at time: MonotonicInstant)
     -> [DiscoveryEvent]
   {
     var events = advance(to: time)
@@ -216,13 +246,13 @@ public struct ReaderDiscovery: Sendable {
   }
 
   /// Lets time pass to `time`: fires the timeout and silence timers.
-  public mutating func advance(to time: Int64) -> [DiscoveryEvent] {
+  public mutating func advance(to time: MonotonicInstant) -> [DiscoveryEvent] {
     if time > now { now = time }
     guard phase == .searching || phase == .chosen else { return [] }
     var events: [DiscoveryEvent] = []
     if phase == .chosen, let current = chosen,
       let device = devices.first(where: { $0.address == current.address }),
-      now &- device.lastSeen >= configuration.lostAfter
+      device.lastSeen.duration(to: now) >= configuration.lostAfter
     {
       var lost = current
       if let fresh = snapshot(device, ignoringSilence: true) { lost = fresh }
@@ -231,7 +261,7 @@ public struct ReaderDiscovery: Sendable {
       reportedDetails = nil
       leader = nil
       phase = .searching
-      deadline = configuration.timeout.map { now &+ $0 }
+      deadline = configuration.timeout.map { now + $0 }
     }
     events += evaluate()
     if phase == .searching, let deadline, now >= deadline {
@@ -248,7 +278,7 @@ public struct ReaderDiscovery: Sendable {
   // MARK: Internals
 
   mutating func deviceIndex(
-    _ address: BluetoothAddress, _ type: BluetoothAddressType, at time: Int64
+    _ address: BluetoothAddress, _ type: BluetoothAddressType, at time: MonotonicInstant
   ) -> Int {
     if let i = devices.firstIndex(where: { $0.address == address && $0.addressType == type }) {
       return i
@@ -269,7 +299,7 @@ public struct ReaderDiscovery: Sendable {
     guard let p = device.profile, let serial = device.serial, device.samples > 0 else {
       return nil
     }
-    guard ignoringSilence || now &- device.lastSeen < configuration.lostAfter else { return nil }
+    guard ignoringSilence || device.lastSeen.duration(to: now) < configuration.lostAfter else { return nil }
     let rssi = Self.roundedDecibels(device.smoothed)
     let tx = device.txPower ?? configuration.assumedTXPower
     return DiscoveredReader(
@@ -355,7 +385,7 @@ public struct ReaderDiscovery: Sendable {
       leader = best.address
       leaderSince = now
     }
-    guard now &- leaderSince >= configuration.decisionDelay,
+    guard leaderSince.duration(to: now) >= configuration.decisionDelay,
       let winner = candidates.first(where: { $0.address == leader })
     else { return [] }
     return choose(winner)

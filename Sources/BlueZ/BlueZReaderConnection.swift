@@ -5,15 +5,16 @@ import ReaderConnection
 
 /// What a ``BlueZReaderConnection`` session reports.
 public enum BlueZConnectionEvent: Sendable, Hashable {
-  /// A lifecycle event of the `ReaderConnection` it runs.
+  /// A lifecycle event of the `ConnectionLifecycle` it runs.
   case lifecycle(ConnectionEvent)
   /// Scanning or the bus failed; the session is over.
   case failed(BlueZError)
 }
 
-/// Runs a `ReaderConnection` over BlueZ: the scanner for discovery,
-/// ``BlueZLink`` for `Connect`/`Disconnect` and link events, the monotonic clock (ticks every
-/// 50 ms) for its timers. A reboot action disconnects the device (rebooting a reader is a
+/// Runs a `ConnectionLifecycle` over BlueZ: the scanner for discovery,
+/// ``BlueZLink`` for `Connect`/`Disconnect` and link events, the monotonic clock
+/// (``BlueZScanner/now()``) for its timers: after each step it sleeps until the machine's
+/// `nextDeadline` or the next event, whichever comes first (no polling). A reboot action disconnects the device (rebooting a reader is a
 /// vendor command; the drop that follows has reason `reboot`).
 public final class BlueZReaderConnection: Sendable {
   enum Input: Sendable {
@@ -21,7 +22,8 @@ public final class BlueZReaderConnection: Sendable {
     case scanFailed(BlueZError)
     case link(BlueZLinkEvent)
     case connectResult(BlueZError?)
-    case tick
+    /// The deadline the timer was set for has come.
+    case deadline
     case disconnect
     case cancelReconnect(ReconnectHandle)
     case reboot
@@ -36,7 +38,7 @@ public final class BlueZReaderConnection: Sendable {
   /// keep connected per `configuration`.
   public init(
     serial: String, profiles: [ReaderProfile], scanner: BlueZScanner,
-    configuration: ReaderConnection.Configuration = .init(),
+    configuration: ConnectionLifecycle.Configuration = .init(),
     discovery: ReaderDiscovery.Configuration = .init()
   ) {
     let (events, output) = AsyncStream<BlueZConnectionEvent>.makeStream()
@@ -44,18 +46,15 @@ public final class BlueZReaderConnection: Sendable {
     self.events = events
     self.inputs = inputs
     runner = Task {
-      var machine = ReaderConnection(configuration: configuration)
+      var machine = ConnectionLifecycle(configuration: configuration)
       var scan: Task<Void, Never>?
       var link: BlueZLink?
       var linkTask: Task<Void, Never>?
-      let ticker = Task {
-        while !Task.isCancelled {
-          try? await Task.sleep(for: .milliseconds(50))
-          inputs.yield(.tick)
-        }
-      }
+      // Wakes the loop at the machine's next deadline; re-armed when that deadline changes.
+      var timer: Task<Void, Never>?
+      var armed: MonotonicInstant?
       defer {
-        ticker.cancel()
+        timer?.cancel()
         scan?.cancel()
         linkTask?.cancel()
         link?.close()
@@ -101,7 +100,8 @@ public final class BlueZReaderConnection: Sendable {
             if let link {
               Task {
                 do throws(BlueZError) {
-                  try await link.connect(timeout: Int32(clamping: configuration.connectTimeout / 1000))
+                  try await link.connect(
+                    timeout: Int32(clamping: max(configuration.connectTimeout, .zero).wholeMilliseconds))
                   inputs.yield(.connectResult(nil))
                 } catch {
                   inputs.yield(.connectResult(error))
@@ -115,6 +115,17 @@ public final class BlueZReaderConnection: Sendable {
           }
         }
         if ended { return }
+        if machine.nextDeadline != armed {
+          armed = machine.nextDeadline
+          timer?.cancel()
+          timer = armed.map { deadline in
+            Task {
+              let wait = deadline - BlueZScanner.now()
+              if wait > .zero { try? await Task.sleep(for: wait) }
+              if !Task.isCancelled { inputs.yield(.deadline) }
+            }
+          }
+        }
         guard let input = await iterator.next() else { return }
         let now = BlueZScanner.now()
         switch input {
@@ -127,7 +138,9 @@ public final class BlueZReaderConnection: Sendable {
         case .connectResult(let error?):
           out = machine.linkConnectFailed(
             .transport(name: error.name.isEmpty ? "\(error.code)" : error.name), at: now)
-        case .tick: out = machine.advance(to: now)
+        case .deadline:
+          armed = nil
+          out = machine.advance(to: now)
         case .disconnect: out = machine.disconnect(at: now)
         case .cancelReconnect(let handle): out = machine.cancelReconnect(handle, at: now)
         case .reboot: out = machine.reboot(at: now)

@@ -78,11 +78,12 @@ public struct BlueZScanner: Sendable {
     self.filter = filter
   }
 
-  /// µs on the monotonic clock: the timestamps of the reports.
-  public static func now() -> Int64 {
+  /// The current instant of `CLOCK_MONOTONIC` (its origin is boot): the clock the BlueZ
+  /// adapters feed the sans-IO cores; reports are stamped with it in whole µs.
+  public static func now() -> MonotonicInstant {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
-    return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+    return MonotonicInstant(sinceOrigin: .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec)))
   }
 
   /// The adapters BlueZ has (`GetManagedObjects`, `org.bluez.Adapter1`).
@@ -271,7 +272,7 @@ final class ScanState: @unchecked Sendable {
     device.apply(changed: changed, invalidated: invalidated)
     devices[path] = device
     lock.unlock()
-    if let report = device.report(timestamp: BlueZScanner.now()) {
+    if let report = device.report(timestamp: BlueZScanner.now().sinceOrigin.wholeMicroseconds) {
       continuation.yield(BlueZAdvertisement(device: device, report: report))
     }
   }

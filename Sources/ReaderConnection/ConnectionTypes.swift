@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
 
-/// Where a ``ReaderConnection`` stands.
+/// Where a ``ConnectionLifecycle`` stands.
 public enum ConnectionStatus: Sendable, Hashable {
   /// No reader, no discovery, no link.
   case notConnected
-  /// Looking for a reader (``ReaderConnection/discover(_:connectToChosen:at:)``).
+  /// Looking for a reader (``ConnectionLifecycle/discover(_:connectToChosen:at:)``).
   case discovering
   /// A link is being set up (first connect, or a reconnection attempt or its backoff wait).
   case connecting
@@ -15,7 +15,7 @@ public enum ConnectionStatus: Sendable, Hashable {
 
 /// Why a reader's link went down.
 public enum DisconnectReason: Sendable, Hashable {
-  /// The app asked for it (``ReaderConnection/disconnect(at:)``); never reconnected.
+  /// The app asked for it (``ConnectionLifecycle/disconnect(at:)``); never reconnected.
   case requestedByApp
   /// Out of range, or the link was lost (supervision timeout).
   case linkLoss
@@ -23,7 +23,7 @@ public enum DisconnectReason: Sendable, Hashable {
   case poweredOff
   /// The reader shut down on a low battery.
   case batteryLow
-  /// The reader rebooted (``ReaderConnection/reboot(at:)`` or the daily reboot deadline).
+  /// The reader rebooted (``ConnectionLifecycle/reboot(at:)`` or the daily reboot deadline).
   case reboot
   /// The transport gave no usable reason.
   case unknown
@@ -31,25 +31,27 @@ public enum DisconnectReason: Sendable, Hashable {
 
 /// Why a connection attempt failed.
 public enum ConnectFailure: Sendable, Hashable {
-  /// No answer within ``ReaderConnection/Configuration/connectTimeout``.
+  /// No answer within ``ConnectionLifecycle/Configuration/connectTimeout``.
   case timedOut
   /// The transport refused or failed; `name` is its error name (for BlueZ, the D-Bus
   /// error name, e.g. `org.bluez.Error.Failed`).
   case transport(name: String)
+  /// The link went down while the attempt was still in flight.
+  case linkDropped
 }
 
 /// Why a reconnection ended without a link.
 public enum ReconnectFailure: Sendable, Hashable {
-  /// Every attempt (``ReaderConnection/Configuration/reconnectAttempts``) failed.
+  /// Every attempt (``ConnectionLifecycle/Configuration/reconnectAttempts``) failed.
   case attemptsExhausted(lastFailure: ConnectFailure)
   /// The app cancelled it with the ``ReconnectHandle``.
   case cancelled
 }
 
 /// Identifies one reconnection so the app can cancel it
-/// (``ReaderConnection/cancelReconnect(_:at:)``); a stale handle is ignored.
+/// (``ConnectionLifecycle/cancelReconnect(_:at:)``); a stale handle is ignored.
 public struct ReconnectHandle: Sendable, Hashable {
-  /// A number unique within one ``ReaderConnection``.
+  /// A number unique within one ``ConnectionLifecycle``.
   public let id: UInt64
 
   /// Creates a handle (tests; the connection hands them out).
@@ -78,7 +80,7 @@ public struct ReaderIdentity: Sendable, Hashable {
   }
 }
 
-/// What a ``ReaderConnection`` tells the app.
+/// What a ``ConnectionLifecycle`` tells the app.
 ///
 /// A *session* starts when the status leaves ``ConnectionStatus/notConnected`` and ends with
 /// exactly one terminal event (``isSessionEnd``): ``notFound``, ``discoveryStopped``,
@@ -92,7 +94,7 @@ public enum ConnectionEvent: Sendable, Hashable {
   /// Discovery ended without a reader to connect to (reconnect at launch: the saved serial
   /// was not heard). Terminal.
   case notFound
-  /// Discovery ended (scan timeout, or ``ReaderConnection/stopDiscovery(at:)``). Terminal.
+  /// Discovery ended (scan timeout, or ``ConnectionLifecycle/stopDiscovery(at:)``). Terminal.
   case discoveryStopped
   /// The link is up (first connect).
   case connected(ReaderIdentity)
@@ -121,14 +123,14 @@ public enum ConnectionEvent: Sendable, Hashable {
   }
 }
 
-/// What a ``ReaderConnection`` asks its transport to do.
+/// What a ``ConnectionLifecycle`` asks its transport to do.
 public enum LinkAction: Sendable, Hashable {
-  /// Start scanning (feed the reports to ``ReaderConnection/receive(_:at:)``).
+  /// Start scanning (feed the reports to ``ConnectionLifecycle/receive(_:at:)``).
   case startDiscovery
   /// Stop scanning.
   case stopDiscovery
-  /// Open a link to the reader; answer with ``ReaderConnection/linkConnected(at:)`` or
-  /// ``ReaderConnection/linkConnectFailed(_:at:)``.
+  /// Open a link to the reader; answer with ``ConnectionLifecycle/linkConnected(at:)`` or
+  /// ``ConnectionLifecycle/linkConnectFailed(_:at:)``.
   case connect(ReaderIdentity)
   /// Abandon a pending connection attempt.
   case cancelConnect(ReaderIdentity)

@@ -16,8 +16,8 @@ public enum AdminEvent: Sendable, Hashable {
     round: Int, index: Int, count: Int, command: CommandAPDU, statusWord: StatusWord, accepted: Bool)
   /// The targeted application could not be selected; the script is answered with `status`.
   case applicationRefused(round: Int, statusWord: StatusWord, status: AdminScriptStatus)
-  /// A failed POST is retried at `at` (the caller's clock, in milliseconds).
-  case retrying(round: Int, attempt: Int, at: Int64, reason: RemoteManagementError)
+  /// A failed POST is retried at `at` (on the caller's clock).
+  case retrying(round: Int, attempt: Int, at: MonotonicInstant, reason: RemoteManagementError)
   /// The server ended the session (204).
   case ended(rounds: Int)
 }
@@ -95,12 +95,13 @@ public struct AdminSummary: Sendable, Hashable {
 
 /// What the caller must do next for an ``AdminSession``.
 public enum AdminAction: Sendable, Hashable {
-  /// Send this HTTP request; report its response (``AdminSession/receive(_:now:)``), a
-  /// failed connection (``AdminSession/connectionFailed(now:reason:)``) or no answer by
-  /// `deadline` (``AdminSession/timedOut(now:)``).
-  case send(AdminRequest, deadline: Int64)
-  /// Wait until `time` on the caller's clock (a retry's backoff), then ask again.
-  case wait(until: Int64)
+  /// Send this HTTP request; report its response (``AdminSession/receive(_:at:)``), a
+  /// failed connection (``AdminSession/connectionFailed(reason:at:)``) or no answer by
+  /// `deadline` (``AdminSession/timedOut(at:)``).
+  case send(AdminRequest, deadline: MonotonicInstant)
+  /// Wait until `time` on the caller's clock (a retry's backoff or a POST's deadline),
+  /// then ask again.
+  case wait(until: MonotonicInstant)
   /// Send these command APDU bytes to the card; report the response
   /// (``AdminSession/receiveCard(_:)``) or the card's removal
   /// (``AdminSession/cardRemoved()``).

@@ -5,7 +5,7 @@ import NFCWire
 /// The agent side of a GlobalPlatform Amendment B remote administration session (Card
 /// Specification v2.2 Amendment B v1.1 §3), without I/O: no socket, no clock, no card.
 ///
-/// The session says what to do next (``next(now:)``): send an HTTP POST, wait for a
+/// The session says what to do next (``next(at:)``): send an HTTP POST, wait for a
 /// retry's backoff, send command APDU bytes to the card, or stop. The caller does it and
 /// reports what happened. Each 200 response carries an ETSI TS 102 226 §5.2.1 command
 /// scripting template; the session selects the targeted application, runs the script
@@ -17,8 +17,8 @@ import NFCWire
 /// ```swift
 /// var session = AdminSession(AdminSessionConfiguration(serverURI: "https://ram.example/start"))
 /// loop: while true {
-///   switch session.next(now: clock()) {
-///   case .send(let request, _): session.receive(try http.post(request), now: clock())
+///   switch session.next(at: clock()) {
+///   case .send(let request, _): session.receive(try http.post(request), at: clock())
 ///   case .wait(let time): sleep(until: time)
 ///   case .transmit(let bytes): session.receiveCard(try card.transmit(bytes))
 ///   case .finished, .failed: break loop
@@ -26,7 +26,8 @@ import NFCWire
 /// }
 /// ```
 ///
-/// Time is the caller's, in milliseconds on any monotonic clock. Every bound is in the
+/// Time is the caller's: a `MonotonicInstant` of any monotonic clock, intervals as
+/// `Duration`s. Every bound is in the
 /// configuration: round trips, redirections, attempts per POST and the exchange's own.
 /// Events that arrive in the wrong phase (a card answer while a POST is out, anything
 /// after the end) are ignored.
@@ -55,8 +56,8 @@ public struct AdminSession: Sendable {
 
   private enum Phase: Sendable {
     case ready(AdminRequest)
-    case backoff(AdminRequest, until: Int64)
-    case awaiting(AdminRequest, deadline: Int64)
+    case backoff(AdminRequest, until: MonotonicInstant)
+    case awaiting(AdminRequest, deadline: MonotonicInstant)
     case selecting(ScriptRun, RemoteCommandScript, ApplicationIdentifier)
     case running(ScriptRun)
     case finished(AdminSummary)
@@ -101,28 +102,27 @@ public struct AdminSession: Sendable {
     return events
   }
 
-  /// What to do next at time `now` (milliseconds on the caller's clock).
-  public mutating func next(now: Int64) -> AdminAction {
+  /// What to do next at `now` on the caller's clock.
+  public mutating func next(at now: MonotonicInstant) -> AdminAction {
     switch phase {
     case .ready(let request):
       requestCount += 1
       events.append(.posting(round: round + 1, attempt: attempt, uri: request.uri))
-      let (deadline, overflow) = now.addingReportingOverflow(max(configuration.roundTripTimeout, 0))
-      let limit = overflow ? Int64.max : deadline
+      let limit = now + max(configuration.roundTripTimeout, .zero)
       phase = .awaiting(request, deadline: limit)
       return .send(request, deadline: limit)
     case .backoff(let request, let until):
       guard now >= until else { return .wait(until: until) }
       phase = .ready(request)
-      return next(now: now)
+      return next(at: now)
     case .awaiting(_, let deadline):
       guard now >= deadline else { return .wait(until: deadline) }
-      timedOut(now: now)
-      return next(now: now)
+      timedOut(at: now)
+      return next(at: now)
     case .selecting(let run, _, _), .running(let run):
       guard let bytes = run.nextCommand else {
         phase = .failed(RemoteManagementError(.cardFailure, round: round))
-        return next(now: now)
+        return next(at: now)
       }
       return .transmit(bytes)
     case .finished(let summary): return .finished(summary)
@@ -130,8 +130,8 @@ public struct AdminSession: Sendable {
     }
   }
 
-  /// Reports the HTTP response to the POST out at time `now`.
-  public mutating func receive(_ response: AdminResponse, now: Int64) {
+  /// Reports the HTTP response to the POST out, received at `now`.
+  public mutating func receive(_ response: AdminResponse, at now: MonotonicInstant) {
     guard case .awaiting(let request, let deadline) = phase else { return }
     let number = round + 1
     if now > deadline {
@@ -229,13 +229,13 @@ public struct AdminSession: Sendable {
 
   /// Reports that the POST out could not be sent or its connection dropped at `now`;
   /// `reason` (the HTTP client's message) is kept in the error.
-  public mutating func connectionFailed(now: Int64, reason: String? = nil) {
+  public mutating func connectionFailed(reason: String? = nil, at now: MonotonicInstant) {
     guard case .awaiting(let request, _) = phase else { return }
     retryOrFail(RemoteManagementError(.transportFailed, round: round + 1, detail: reason), request, now: now)
   }
 
   /// Reports that the POST out had no response by its deadline.
-  public mutating func timedOut(now: Int64) {
+  public mutating func timedOut(at now: MonotonicInstant) {
     guard case .awaiting(let request, _) = phase else { return }
     retryOrFail(RemoteManagementError(.roundTripTimeout, round: round + 1), request, now: now)
   }
@@ -351,15 +351,16 @@ public struct AdminSession: Sendable {
     phase = .ready(Self.request(configuration, uri: nextURI, body: body, status: status, resume: false))
   }
 
-  private mutating func retryOrFail(_ error: RemoteManagementError, _ request: AdminRequest, now: Int64) {
+  private mutating func retryOrFail(
+    _ error: RemoteManagementError, _ request: AdminRequest, now: MonotonicInstant
+  ) {
     guard attempt < configuration.retryPolicy.maximumAttempts else {
       fail(error)
       return
     }
     attempt += 1
     let wait = configuration.retryPolicy.backoff(beforeAttempt: attempt)
-    let (until, overflow) = now.addingReportingOverflow(wait)
-    let time = overflow ? Int64.max : until
+    let time = now + wait
     var again = request
     if again.header(AdminProtocol.resumeHeader) == nil {
       again.headers.append(AdminHeaderField(AdminProtocol.resumeHeader, "true"))

@@ -1,5 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
 import ISO7816
+// SPDX-License-Identifier: Apache-2.0
+@_exported import MonotonicTime
 
 /// How often and when a failed POST is sent again: after a dropped connection, a timeout
 /// or a 5xx status, up to ``maximumAttempts`` in all, waiting ``initialBackoff`` and then
@@ -8,16 +9,16 @@ import ISO7816
 public struct AdminRetryPolicy: Sendable, Hashable {
   /// Attempts per POST, the first included (1: no retry).
   public var maximumAttempts: Int
-  /// The wait before the second attempt, in milliseconds of the caller's clock.
-  public var initialBackoff: Int64
+  /// The wait before the second attempt.
+  public var initialBackoff: Duration
   /// The factor applied to the wait for each further attempt.
-  public var multiplier: Int64
+  public var multiplier: Int
   /// The HTTP status codes that are retried (by default 500, 502, 503, 504).
   public var retriedStatusCodes: [Int]
 
   /// Creates a policy.
   public init(
-    maximumAttempts: Int = 3, initialBackoff: Int64 = 500, multiplier: Int64 = 2,
+    maximumAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500), multiplier: Int = 2,
     retriedStatusCodes: [Int] = [500, 502, 503, 504]
   ) {
     self.maximumAttempts = maximumAttempts
@@ -29,13 +30,19 @@ public struct AdminRetryPolicy: Sendable, Hashable {
   /// No retries.
   public static let none = AdminRetryPolicy(maximumAttempts: 1)
 
-  /// The wait before attempt `attempt` (2 for the first retry), in milliseconds.
-  public func backoff(beforeAttempt attempt: Int) -> Int64 {
-    var wait = max(initialBackoff, 0)
+  /// The longest wait the policy gives (a multiplier applied many times stops here).
+  public static let maximumBackoff = Duration.seconds(Int64.max / 2)
+
+  /// The wait before attempt `attempt` (2 for the first retry): ``initialBackoff`` ×
+  /// ``multiplier``^(attempt − 2), at most ``maximumBackoff``; negative settings count as
+  /// zero and a multiplier below 1 as 1.
+  public func backoff(beforeAttempt attempt: Int) -> Duration {
+    var wait = min(max(initialBackoff, .zero), Self.maximumBackoff)
+    let factor = max(multiplier, 1)
     var index = 2
-    while index < attempt {
-      let (next, overflow) = wait.multipliedReportingOverflow(by: max(multiplier, 1))
-      wait = overflow ? Int64.max / 2 : next
+    while index < attempt && wait < Self.maximumBackoff && factor > 1 {
+      // Compared before multiplying, so the product never leaves Duration's range.
+      wait = wait > Self.maximumBackoff / factor ? Self.maximumBackoff : wait * factor
       index += 1
     }
     return wait
@@ -55,8 +62,8 @@ public struct AdminSessionConfiguration: Sendable, Hashable {
   public var maximumRoundTrips: Int
   /// The most HTTP redirections (3xx) followed for one POST.
   public var maximumRedirects: Int
-  /// Milliseconds from sending a POST to its response before it counts as timed out.
-  public var roundTripTimeout: Int64
+  /// How long from sending a POST to its response before it counts as timed out.
+  public var roundTripTimeout: Duration
   /// Retries of a failed POST.
   public var retryPolicy: AdminRetryPolicy
   /// The exchange options for every command (GET RESPONSE, chaining, ...).
@@ -65,7 +72,7 @@ public struct AdminSessionConfiguration: Sendable, Hashable {
   /// Creates a configuration.
   public init(
     serverURI: String, agentIdentifier: String? = nil, securityDomain: ApplicationIdentifier? = nil,
-    maximumRoundTrips: Int = 64, maximumRedirects: Int = 5, roundTripTimeout: Int64 = 30_000,
+    maximumRoundTrips: Int = 64, maximumRedirects: Int = 5, roundTripTimeout: Duration = .seconds(30),
     retryPolicy: AdminRetryPolicy = AdminRetryPolicy(),
     exchangeOptions: APDUExchangeOptions = .standard
   ) {

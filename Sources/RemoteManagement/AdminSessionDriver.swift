@@ -15,21 +15,21 @@ import ISO7816
   /// The caller's HTTP client: sends one ``AdminRequest`` and reports what happened. It must
   /// not follow redirections itself (the session does, to detect loops).
   public protocol AdminHTTPClient {
-    /// Sends `request`, giving up after `timeout` milliseconds.
-    mutating func send(_ request: AdminRequest, timeout: Int64) async -> AdminHTTPResult
+    /// Sends `request`, giving up after `timeout`.
+    mutating func send(_ request: AdminRequest, timeout: Duration) async -> AdminHTTPResult
   }
 
   /// Runs an ``AdminSession`` with an HTTP client, an APDU transport to the card and a
-  /// clock (milliseconds), reporting each event with the progress after it.
+  /// monotonic clock, reporting each event with the progress after it.
   public struct AdminSessionDriver<Client: AdminHTTPClient, Transport: APDUTransport> {
     /// The HTTP client.
     public var client: Client
     /// The card.
     public var transport: Transport
-    /// The clock: milliseconds on a monotonic clock.
-    public var now: () -> Int64
-    /// Sleeps for the given milliseconds (a retry's backoff).
-    public var sleep: (Int64) async -> Void
+    /// The clock: the current instant of a monotonic clock.
+    public var now: () -> MonotonicInstant
+    /// Sleeps until the given instant of that clock (a retry's backoff).
+    public var sleep: (MonotonicInstant) async -> Void
     /// The card transport's last error, when a failure ended a script
     /// (``RemoteManagementError/Code/cardRemoved``).
     public private(set) var lastTransportError: Transport.Failure?
@@ -37,20 +37,20 @@ import ISO7816
     /// cancelled once started).
     public var honoursCancellation = true
 
-    /// Creates a driver; by default the clock is `ContinuousClock` and sleeping is
-    /// `Task.sleep`.
+    /// Creates a driver; by default the clock is `ContinuousClock` (its origin when the
+    /// driver is made) and sleeping is `Task.sleep(until:)` on it.
     public init(
-      client: Client, transport: Transport, now: (() -> Int64)? = nil, sleep: ((Int64) async -> Void)? = nil
+      client: Client, transport: Transport, now: (() -> MonotonicInstant)? = nil,
+      sleep: ((MonotonicInstant) async -> Void)? = nil
     ) {
       self.client = client
       self.transport = transport
-      let start = ContinuousClock.now
-      self.now =
-        now ?? {
-          let elapsed = ContinuousClock.now - start
-          return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+      let origin = ContinuousClock.now
+      self.now = now ?? { MonotonicInstant(ContinuousClock.now, origin: origin) }
+      self.sleep =
+        sleep ?? { instant in
+          try? await Task.sleep(until: instant.continuousClockInstant(origin: origin), clock: .continuous)
         }
-      self.sleep = sleep ?? { milliseconds in try? await Task.sleep(for: .milliseconds(milliseconds)) }
     }
 
     /// Runs `session` to its end; a cancelled task cancels the session.
@@ -61,18 +61,18 @@ import ISO7816
     ) async -> Result<AdminSummary, RemoteManagementError> {
       while true {
         if honoursCancellation && Task.isCancelled { session.cancel() }
-        let action = session.next(now: now())
+        let action = session.next(at: now())
         for event in session.takeEvents() { onEvent(event, session.progress) }
         switch action {
         case .send(let request, let deadline):
-          let result = await client.send(request, timeout: max(deadline - now(), 1))
+          let result = await client.send(request, timeout: max(deadline - now(), .milliseconds(1)))
           switch result {
-          case .response(let response): session.receive(response, now: now())
-          case .connectionFailed(let reason): session.connectionFailed(now: now(), reason: reason)
-          case .timedOut: session.timedOut(now: now())
+          case .response(let response): session.receive(response, at: now())
+          case .connectionFailed(let reason): session.connectionFailed(reason: reason, at: now())
+          case .timedOut: session.timedOut(at: now())
           }
         case .wait(let time):
-          await sleep(max(time - now(), 0))
+          await sleep(time)
         case .transmit(let bytes):
           do {
             let reply = try await transport.transmit(bytes)

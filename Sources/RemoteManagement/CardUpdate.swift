@@ -17,12 +17,12 @@ public struct CardUpdate: Sendable, Hashable {
 
   /// The update's identifier.
   public var id: String
-  /// The estimated duration in milliseconds, for display.
-  public var estimatedDuration: Int64
+  /// The estimated duration, for display.
+  public var estimatedDuration: Duration
   /// Whether the update is required at every connect until done.
   public var isMandatory: Bool
-  /// When an optional update becomes required (caller's clock, milliseconds), or `nil`.
-  public var requiredAt: Int64?
+  /// When an optional update becomes required (on the caller's clock), or `nil`.
+  public var requiredAt: MonotonicInstant?
   /// Whether the update can be cancelled once started (an incremental update that leaves
   /// the applet in a usable state after each round trip cannot always be).
   public var isCancellable: Bool
@@ -31,7 +31,8 @@ public struct CardUpdate: Sendable, Hashable {
 
   /// Creates an update.
   public init(
-    id: String, estimatedDuration: Int64 = 0, isMandatory: Bool = false, requiredAt: Int64? = nil,
+    id: String, estimatedDuration: Duration = .zero, isMandatory: Bool = false,
+    requiredAt: MonotonicInstant? = nil,
     isCancellable: Bool = true, source: Source
   ) {
     self.id = id
@@ -43,7 +44,7 @@ public struct CardUpdate: Sendable, Hashable {
   }
 
   /// Whether the update is required at a connect at `now`: mandatory, or past ``requiredAt``.
-  public func isRequired(at now: Int64) -> Bool {
+  public func isRequired(at now: MonotonicInstant) -> Bool {
     isMandatory || (requiredAt.map { now >= $0 } ?? false)
   }
 
@@ -134,7 +135,7 @@ public struct CardConnectionState: RawRepresentable, Sendable, Hashable {
 /// ones are offered and run on request, progress is steps done over steps known.
 ///
 /// ```swift
-/// var plan = CardUpdatePlan(updates: updates, now: clock())
+/// var plan = CardUpdatePlan(updates: updates, at: clock())
 /// while let update = plan.startNext() {
 ///   let outcome = await run(update) { done, known in plan.reportProgress(completed: done, known: known) }
 ///   plan.finish(outcome)
@@ -160,7 +161,7 @@ public struct CardUpdatePlan: Sendable {
 
   /// Sorts `updates` at a connect at `now`: required ones (mandatory, or past their
   /// ``CardUpdate/requiredAt``) queue up in order, the others are ``available``.
-  public init(updates: [CardUpdate], now: Int64) {
+  public init(updates: [CardUpdate], at now: MonotonicInstant) {
     queue = updates.filter { $0.isRequired(at: now) }
     available = updates.filter { !$0.isRequired(at: now) }
     state = queue.isEmpty ? .ready : .connecting

@@ -29,14 +29,15 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     self.maximumBodySize = maximumBodySize
   }
 
-  /// Sends `request` with a timeout of `timeout` milliseconds.
-  public mutating func send(_ request: AdminRequest, timeout: Int64) async -> AdminHTTPResult {
+  /// Sends `request`, giving up after `timeout` (at least 1 ms).
+  public mutating func send(_ request: AdminRequest, timeout: Duration) async -> AdminHTTPResult {
+    let milliseconds = max(timeout.wholeMilliseconds, 1)
     guard let url = URL(string: request.uri), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https"
     else { return .connectionFailed("not an http or https URI: \(request.uri)") }
     var urlRequest = URLRequest(url: url)
     urlRequest.httpMethod = request.method
-    urlRequest.timeoutInterval = Double(max(timeout, 1)) / 1000
+    urlRequest.timeoutInterval = Double(milliseconds) / 1000
     for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
     urlRequest.httpBody = Data(request.body)
     let limit = maximumBodySize
@@ -71,7 +72,7 @@ public struct URLSessionAdminClient: AdminHTTPClient {
       }
       task.resume()
       // The whole request, not only each idle gap, must end by the session's deadline.
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: max(timeout, 1)))) {
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: milliseconds))) {
         task.cancel()
       }
     }

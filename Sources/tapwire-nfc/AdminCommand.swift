@@ -56,10 +56,10 @@ enum AdminCommand {
         serverURI: url, agentIdentifier: TapwireNFC.value(after: "--from", in: arguments) ?? "//tapwire",
         securityDomain: aid)
       if let value = TapwireNFC.value(after: "--round-trip-timeout", in: arguments) {
-        guard let seconds = Double(value), seconds > 0 else {
+        guard let seconds = Double(value), seconds > 0, seconds <= 1e9 else {
           TapwireNFC.fail("--round-trip-timeout needs seconds")
         }
-        configuration.roundTripTimeout = Int64(seconds * 1000)
+        configuration.roundTripTimeout = .milliseconds(Int64(seconds * 1000))
       }
       if let value = TapwireNFC.value(after: "--retries", in: arguments) {
         guard let retries = Int(value), retries >= 0 else { TapwireNFC.fail("--retries needs a count") }
@@ -109,7 +109,7 @@ enum AdminCommand {
     async
     -> Int32
   {
-    var plan = CardUpdatePlan(updates: [update], now: 0)
+    var plan = CardUpdatePlan(updates: [update], at: .origin)
     APDUCommand.progress("connecting: required update \(update.id)")
     let driver = AdminSessionDriver(client: URLSessionAdminClient(), transport: transport)
     var runner = CardUpdateRunner(driver: driver)

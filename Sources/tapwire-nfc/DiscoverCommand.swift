@@ -36,7 +36,7 @@ enum DiscoverCommand {
       case "--proximity": options.mode = .proximity
       case "--serial": options.mode = .reconnect(serial: value(argument))
       case "--timeout":
-        guard let seconds = Double(value(argument)), seconds > 0 else {
+        guard let seconds = Double(value(argument)), seconds > 0, seconds <= 1e9 else {
           TapwireNFC.fail("--timeout needs a positive number of seconds")
         }
         options.timeout = seconds
@@ -60,7 +60,7 @@ enum DiscoverCommand {
 
   static func discover(_ arguments: [String]) async {
     let options = parse(arguments)
-    let configuration = ReaderDiscovery.Configuration(timeout: Int64(options.timeout * 1_000_000))
+    let configuration = ReaderDiscovery.Configuration(timeout: .seconds(options.timeout))
     var discovery = ReaderDiscovery(
       profiles: options.profiles, mode: options.mode, configuration: configuration)
     var found = false
@@ -90,44 +90,56 @@ enum DiscoverCommand {
       case .success(let all): reports = all
       case .failure(let error): TapwireNFC.fail("\(path): \(error)", status: 1)
       }
-      let start = reports.first?.timestamp ?? 0
+      // The capture's clock: its timestamps.
+      let start = reports.first?.timestampInstant ?? .origin
       _ = discovery.start(at: start)
       var done = false
       for report in reports where !done {
-        done = show(discovery.receive(report, at: report.timestamp ?? start))
+        done = show(discovery.receive(report, at: report.timestampInstant ?? start))
       }
       if !done {
-        _ = show(discovery.advance(to: (reports.last?.timestamp ?? start) + configuration.lostAfter))
+        _ = show(discovery.advance(to: (reports.last?.timestampInstant ?? start) + configuration.lostAfter))
       }
       if !done, let timeout = configuration.timeout { _ = show(discovery.advance(to: start + timeout)) }
       exit(found ? 0 : 1)
     }
     let scanner = BlueZScanner(busAddress: options.bus, adapter: options.adapter)
     _ = discovery.start(at: BlueZScanner.now())
-    let stream = AsyncStream<AdvertisingReport?> { continuation in
-      let scan = Task {
-        do throws(BlueZError) {
-          for try await update in scanner.advertisements() { continuation.yield(update.report) }
-        } catch {
-          fail(error)
-        }
-      }
-      let ticks = Task {
-        while !Task.isCancelled {
-          try? await Task.sleep(for: .milliseconds(100))
-          continuation.yield(nil)
-        }
-      }
-      continuation.onTermination = { _ in
-        scan.cancel()
-        ticks.cancel()
+    // Reports, and nil when the discovery's next deadline comes (no polling).
+    let (stream, continuation) = AsyncStream<AdvertisingReport?>.makeStream()
+    let scan = Task {
+      do throws(BlueZError) {
+        for try await update in scanner.advertisements() { continuation.yield(update.report) }
+      } catch {
+        fail(error)
       }
     }
+    var timer: Task<Void, Never>?
+    var armed: MonotonicInstant?
+    /// Arms the timer for the discovery's next deadline, unless it is armed for it already.
+    func setTimer() {
+      let next = discovery.nextDeadline
+      guard next != armed else { return }
+      armed = next
+      timer?.cancel()
+      timer = next.map { deadline in
+        Task {
+          let wait = deadline - BlueZScanner.now()
+          if wait > .zero { try? await Task.sleep(for: wait) }
+          if !Task.isCancelled { continuation.yield(nil) }
+        }
+      }
+    }
+    setTimer()
     for await report in stream {
       let now = BlueZScanner.now()
       let events = report.map { discovery.receive($0, at: now) } ?? discovery.advance(to: now)
       if show(events) { break }
+      if report == nil { armed = nil }
+      setTimer()
     }
+    timer?.cancel()
+    scan.cancel()
     // Give the scanner its StopDiscovery before exiting.
     try? await Task.sleep(for: .milliseconds(100))
     exit(found ? 0 : 1)
@@ -166,7 +178,7 @@ enum DiscoverCommand {
     let session = BlueZReaderConnection(
       serial: serial, profiles: options.profiles,
       scanner: BlueZScanner(busAddress: options.bus, adapter: options.adapter),
-      discovery: .init(timeout: Int64(options.timeout * 1_000_000)))
+      discovery: .init(timeout: .seconds(options.timeout)))
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let sources = [SIGINT, SIGTERM].map { number in
@@ -267,6 +279,7 @@ enum DiscoverCommand {
     switch failure {
     case .timedOut: return ("timedOut", "")
     case .transport(let name): return ("transport", name)
+    case .linkDropped: return ("linkDropped", "")
     }
   }
 

@@ -16,6 +16,14 @@ struct SimulatedReader {
   var scanResponseBattery: UInt8? = nil
 }
 
+/// The instant `microseconds` after the test clock's origin (the tests count µs).
+func clock(_ microseconds: Int64) -> MonotonicInstant {
+  MonotonicInstant(sinceOrigin: .microseconds(microseconds))
+}
+
+/// An interval of `microseconds`.
+func interval(_ microseconds: Int64) -> Duration { .microseconds(microseconds) }
+
 /// Runs a simulated scan: every 100 ms each reader that is on sends its advertising (and
 /// scan response, if any) with uniform noise of ±noise dB from a seeded generator.
 func simulate(
@@ -25,7 +33,7 @@ func simulate(
 ) -> [(Int64, DiscoveryEvent)] {
   var rng = SeededGenerator(seed: seed)
   var discovery = ReaderDiscovery(profiles: [.example], mode: mode, configuration: configuration)
-  var log: [(Int64, DiscoveryEvent)] = discovery.start(at: 0).map { (0, $0) }
+  var log: [(Int64, DiscoveryEvent)] = discovery.start(at: clock(0)).map { (0, $0) }
   var t: Int64 = 0
   while t <= end {
     for r in readers where r.on(t) {
@@ -33,16 +41,16 @@ func simulate(
       let adv = exampleAdvertising(serial: r.serial, battery: r.battery, txPower: r.txPower)
       let report = AdvertisingReport(
         timestamp: t, address: r.address, rssi: Int8(clamping: value), data: adv)
-      log += discovery.receive(report, at: t).map { (t, $0) }
+      log += discovery.receive(report, at: clock(t)).map { (t, $0) }
       if let b = r.scanResponseBattery {
         let scan = AdvertisingReport(
           timestamp: t, address: r.address, rssi: Int8(clamping: value),
           data: exampleScanResponse(battery: b), isScanResponse: true)
-        log += discovery.receive(scan, at: t).map { (t, $0) }
+        log += discovery.receive(scan, at: clock(t)).map { (t, $0) }
       }
     }
     if let feed { log += feed(t, &discovery).map { (t, $0) } }
-    log += discovery.advance(to: t).map { (t, $0) }
+    log += discovery.advance(to: clock(t)).map { (t, $0) }
     t += 100_000
   }
   return log
@@ -74,12 +82,12 @@ struct ReaderDiscoveryTests {
   @Test func smoothingIsAnIntegerEMA() {
     var discovery = ReaderDiscovery(
       profiles: [.example], mode: .scan, configuration: .init(timeout: nil))
-    _ = discovery.start(at: 0)
+    _ = discovery.start(at: clock(0))
     let adv = exampleAdvertising(serial: "00000001")
     var values: [Int] = []
     for (i, rssi) in [-60, -60, -80, -80, -80, -80].enumerated() {
       _ = discovery.receive(
-        AdvertisingReport(address: addressA, rssi: Int8(rssi), data: adv), at: Int64(i) * 1000)
+        AdvertisingReport(address: addressA, rssi: Int8(rssi), data: adv), at: clock(Int64(i) * 1000))
       values.append(discovery.readers.first?.rssi ?? 0)
     }
     // α = 1/4: -60, -60, -65, -68.75, -71.56, -73.67 (rounded to whole dB).
@@ -94,7 +102,8 @@ struct ReaderDiscoveryTests {
       SimulatedReader(address: addressC, serial: "00000003", rssi: { _ in -80 }, on: { $0 < 2_000_000 }),
     ]
     let log = simulate(
-      readers, mode: .scan, configuration: .init(timeout: 10_000_000, lostAfter: 3_000_000),
+      readers, mode: .scan,
+      configuration: .init(timeout: interval(10_000_000), lostAfter: interval(3_000_000)),
       until: 11_000_000, seed: testSeed("scanModeListsReadersAndEnds"))
     #expect(names(log) == ["list1", "list2", "list3", "list2", "ended2"])
     // C is last heard at 1.9 s and dropped 3 s later.
@@ -107,7 +116,8 @@ struct ReaderDiscoveryTests {
   }
 
   @Test func scanModeNothingFound() {
-    let log = simulate([], mode: .scan, configuration: .init(timeout: 2_000_000), until: 3_000_000, seed: 1)
+    let log = simulate(
+      [], mode: .scan, configuration: .init(timeout: interval(2_000_000)), until: 3_000_000, seed: 1)
     #expect(names(log) == ["notFound"])
     #expect(log.first?.0 == 2_000_000)
   }
@@ -175,7 +185,7 @@ struct ReaderDiscoveryTests {
       SimulatedReader(address: addressA, serial: "00000001", rssi: { _ in -55 }, on: { $0 < 3_000_000 }),
       SimulatedReader(address: addressB, serial: "00000002", rssi: { _ in -70 }),
     ]
-    let configuration = ReaderDiscovery.Configuration(lostAfter: 2_000_000)
+    let configuration = ReaderDiscovery.Configuration(lostAfter: interval(2_000_000))
     let log = simulate(
       readers, mode: .proximity, configuration: configuration, until: 9_000_000,
       seed: testSeed("switchedOff"))
@@ -202,16 +212,16 @@ struct ReaderDiscoveryTests {
     #expect(names(discoveryLog) == ["chosen:00000001"])
     // Same run continued with scan responses (one engine, fed by hand).
     var discovery = ReaderDiscovery(profiles: [.example], mode: .proximity)
-    _ = discovery.start(at: 0)
+    _ = discovery.start(at: clock(0))
     discoveryLog = []
     var t: Int64 = 0
     while t <= 3_000_000 {
       let adv = AdvertisingReport(address: addressA, rssi: -60, data: exampleAdvertising(serial: "00000001"))
-      discoveryLog += discovery.receive(adv, at: t).map { (t, $0) }
+      discoveryLog += discovery.receive(adv, at: clock(t)).map { (t, $0) }
       if late.on(t) {
         let scan = AdvertisingReport(
           address: addressA, rssi: -61, data: exampleScanResponse(battery: 85), isScanResponse: true)
-        discoveryLog += discovery.receive(scan, at: t).map { (t, $0) }
+        discoveryLog += discovery.receive(scan, at: clock(t)).map { (t, $0) }
       }
       t += 100_000
     }
@@ -225,7 +235,7 @@ struct ReaderDiscoveryTests {
   @Test func batteryFedBackByTheCaller() {
     let readers = [SimulatedReader(address: addressA, serial: "00000001", rssi: { _ in -60 })]
     let log = simulate(readers, mode: .proximity, until: 3_000_000, seed: 13) { t, discovery in
-      t == 2_000_000 ? discovery.supplyBatteryLevel(42, serial: "00000001", at: t) : []
+      t == 2_000_000 ? discovery.supplyBatteryLevel(42, serial: "00000001", at: clock(t)) : []
     }
     #expect(names(log) == ["chosen:00000001", "details:00000001:42"])
     #expect(log.last?.0 == 2_000_000)
@@ -252,7 +262,7 @@ struct ReaderDiscoveryTests {
   @Test func reconnectNotFound() {
     let readers = [SimulatedReader(address: addressA, serial: "00000001", rssi: { _ in -50 })]
     let log = simulate(
-      readers, mode: .reconnect(serial: "00000009"), configuration: .init(timeout: 3_000_000),
+      readers, mode: .reconnect(serial: "00000009"), configuration: .init(timeout: interval(3_000_000)),
       until: 5_000_000, seed: 15)
     #expect(names(log) == ["notFound"])
     #expect(log.first?.0 == 3_000_000)
@@ -261,27 +271,27 @@ struct ReaderDiscoveryTests {
   @Test func proximityTimeoutWithoutReaders() {
     // A non-matching device (other name) is ignored.
     var discovery = ReaderDiscovery(
-      profiles: [.example], mode: .proximity, configuration: .init(timeout: 1_000_000))
-    _ = discovery.start(at: 0)
+      profiles: [.example], mode: .proximity, configuration: .init(timeout: interval(1_000_000)))
+    _ = discovery.start(at: clock(0))
     let other = AdvertisingReport(
       address: addressC, rssi: -40, data: exampleAdvertising(serial: "1", name: "Other"))
-    #expect(discovery.receive(other, at: 100).isEmpty)
-    let events = discovery.advance(to: 1_000_000)
+    #expect(discovery.receive(other, at: clock(100)).isEmpty)
+    let events = discovery.advance(to: clock(1_000_000))
     #expect(events == [.notFound])
     #expect(discovery.phase == .finished)
-    #expect(discovery.receive(other, at: 1_100_000).isEmpty)
+    #expect(discovery.receive(other, at: clock(1_100_000)).isEmpty)
   }
 
   @Test func deviceTableIsBounded() {
     var discovery = ReaderDiscovery(
       profiles: [.example], mode: .scan, configuration: .init(timeout: nil, maximumDevices: 4))
-    _ = discovery.start(at: 0)
+    _ = discovery.start(at: clock(0))
     for i in 0..<10 {
       let serial = "0000000\(i)"
       _ = discovery.receive(
         AdvertisingReport(
           address: BluetoothAddress(UInt64(i)), rssi: -60, data: exampleAdvertising(serial: serial)),
-        at: Int64(i) * 1000)
+        at: clock(Int64(i) * 1000))
     }
     #expect(discovery.readers.map { $0.serial }.sorted() == ["00000006", "00000007", "00000008", "00000009"])
   }
@@ -298,10 +308,10 @@ struct ReaderDiscoveryTests {
     while let report = try it.next() {
       let t = report.timestamp ?? 0
       if !started {
-        events += discovery.start(at: t)
+        events += discovery.start(at: clock(t))
         started = true
       }
-      events += discovery.receive(report, at: t)
+      events += discovery.receive(report, at: clock(t))
     }
     let lists = events.compactMap { if case .readersChanged(let l) = $0 { return l } else { return nil } }
     #expect(lists.count == 3)
@@ -310,5 +320,46 @@ struct ReaderDiscoveryTests {
     #expect(lists.map { $0.count } == [1, 1, 2])
     #expect(lists.last?.first?.txPower == -8)
     #expect(lists.last?.last?.txPower == 4)
+  }
+
+  /// `nextDeadline`: the timeout, a reader falling silent, a leader's decision delay; nothing
+  /// happens before it, something at it.
+  @Test func nextDeadlineIsWhenTheNextTimerFires() {
+    let a = BluetoothAddress(0xC0_00_00_00_00_0A)
+    let report = AdvertisingReport(address: a, rssi: -50, data: exampleAdvertising(serial: "TW00000A"))
+    var scan = ReaderDiscovery(
+      profiles: [.example], mode: .scan,
+      configuration: .init(timeout: .seconds(10), lostAfter: .seconds(5)))
+    #expect(scan.nextDeadline == nil)
+    _ = scan.start(at: clock(0))
+    #expect(scan.nextDeadline == clock(10_000_000))
+    _ = scan.receive(report, at: clock(1_000_000))
+    // Reader A goes silent 5 s after it was heard, before the timeout.
+    #expect(scan.nextDeadline == clock(6_000_000))
+    #expect(scan.advance(to: clock(5_999_999)).isEmpty)
+    #expect(scan.advance(to: clock(6_000_000)) == [.readersChanged([])])
+    #expect(scan.nextDeadline == clock(10_000_000))
+    #expect(scan.advance(to: clock(10_000_000)).count == 1)
+    #expect(scan.nextDeadline == nil)
+
+    var proximity = ReaderDiscovery(
+      profiles: [.example], mode: .proximity,
+      configuration: .init(
+        timeout: nil, lostAfter: .seconds(5), decisionDelay: .seconds(1), minimumSamples: 1))
+    _ = proximity.start(at: clock(0))
+    #expect(proximity.nextDeadline == nil)
+    _ = proximity.receive(report, at: clock(2_000_000))
+    // The leader is chosen once it has led for the decision delay.
+    #expect(proximity.nextDeadline == clock(3_000_000))
+    #expect(proximity.advance(to: clock(2_999_999)).isEmpty)
+    guard case .readerChosen = proximity.advance(to: clock(3_000_000)).first else {
+      Issue.record("no choice at the decision deadline")
+      return
+    }
+    // Chosen: only its silence matters.
+    #expect(proximity.nextDeadline == clock(7_000_000))
+    #expect(
+      proximity.advance(to: clock(7_000_000)).first.map { if case .readerLost = $0 { true } else { false } }
+        == true)
   }
 }

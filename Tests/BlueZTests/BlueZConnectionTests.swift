@@ -6,8 +6,9 @@ import ReaderConnection
 import Testing
 
 /// Fast timings so the scenarios take a second or two each.
-let fastReconnect = ReaderConnection.Configuration(
-  reconnectAttempts: 3, initialBackoff: 200_000, maximumBackoff: 400_000, connectTimeout: 3_000_000)
+let fastReconnect = ConnectionLifecycle.Configuration(
+  reconnectAttempts: 3, initialBackoff: .milliseconds(200), maximumBackoff: .milliseconds(400),
+  connectTimeout: .seconds(3))
 
 /// The lifecycle events of `session`, calling `react` after each, until the session ends or
 /// `seconds` pass.
@@ -66,7 +67,7 @@ struct BlueZConnectionTests {
     return stack
   }
 
-  func session(_ stack: BlueZStack, serial: String = "TW000007", discoveryTimeout: Int64 = 15_000_000)
+  func session(_ stack: BlueZStack, serial: String = "TW000007", discoveryTimeout: Duration = .seconds(15))
     -> BlueZReaderConnection
   {
     BlueZReaderConnection(
@@ -108,7 +109,8 @@ struct BlueZConnectionTests {
   @Test func reconnectAtLaunchMisses() async throws {
     let stack = try stackWithReader()
     defer { stack.stop() }
-    let events = try await lifecycle(session(stack, serial: "TW000099", discoveryTimeout: 1_500_000))
+    let events = try await lifecycle(
+      session(stack, serial: "TW000099", discoveryTimeout: .milliseconds(1_500)))
     #expect(essentials(events) == ["notFound"])
   }
 

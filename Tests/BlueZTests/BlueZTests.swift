@@ -85,11 +85,12 @@ struct BlueZScannerTests {
     // The same updates through ReaderDiscovery in scan mode: both readers listed, then the
     // second one gone once silent.
     var discovery = ReaderDiscovery(
-      profiles: [.example], mode: .scan, configuration: .init(timeout: nil, lostAfter: 2_000_000))
-    _ = discovery.start(at: updates[0].report.timestamp ?? 0)
+      profiles: [.example], mode: .scan, configuration: .init(timeout: nil, lostAfter: .seconds(2)))
+    _ = discovery.start(at: updates[0].report.timestampInstant ?? .origin)
     var lists: [[String]] = []
     for update in updates {
-      for case .readersChanged(let list) in discovery.receive(update.report, at: update.report.timestamp ?? 0)
+      for case .readersChanged(let list) in discovery.receive(
+        update.report, at: update.report.timestampInstant ?? .origin)
       {
         lists.append(list.map(\.serial))
       }
@@ -98,7 +99,7 @@ struct BlueZScannerTests {
     // Reader 1 heard again 2.5 s later; reader 2 (removed) was not.
     var again = try #require(updates.last).report
     again.timestamp = (again.timestamp ?? 0) + 2_500_000
-    for case .readersChanged(let list) in discovery.receive(again, at: again.timestamp ?? 0) {
+    for case .readersChanged(let list) in discovery.receive(again, at: again.timestampInstant ?? .origin) {
       lists.append(list.map(\.serial))
     }
     #expect(lists.last == ["TW000001"])
@@ -120,10 +121,12 @@ struct BlueZScannerTests {
         try stack.send(#"set hci0 C0:00:00:00:00:03 {"ServiceData": {"\#(batteryService)": "4b"}}"#)
       }, until: { $0.last?.report.advertising.serviceData(for: BluetoothUUID(uuid16: 0x180F)) == [0x4B] })
     var discovery = ReaderDiscovery(
-      profiles: [.example], mode: .proximity, configuration: .init(decisionDelay: 0, minimumSamples: 1))
-    _ = discovery.start(at: updates.first?.report.timestamp ?? 0)
+      profiles: [.example], mode: .proximity, configuration: .init(decisionDelay: .zero, minimumSamples: 1))
+    _ = discovery.start(at: updates.first?.report.timestampInstant ?? .origin)
     var events: [DiscoveryEvent] = []
-    for update in updates { events += discovery.receive(update.report, at: update.report.timestamp ?? 0) }
+    for update in updates {
+      events += discovery.receive(update.report, at: update.report.timestampInstant ?? .origin)
+    }
     guard case .readerChosen(let chosen) = events.first else {
       Issue.record("no reader chosen: \(events)")
       return

@@ -22,12 +22,17 @@ struct FakeCard {
   }
 }
 
+/// The instant `milliseconds` after the test clock's origin.
+func ms(_ milliseconds: Int64) -> MonotonicInstant {
+  MonotonicInstant(sinceOrigin: .milliseconds(milliseconds))
+}
+
 /// A scripted server: the responses in order, each for the next POST.
 struct Exchange {
   var requests: [AdminRequest] = []
   var events: [AdminEvent] = []
   var result: AdminAction?
-  var waits: [Int64] = []
+  var waits: [Duration] = []
 }
 
 /// Drives `session` with `answer` for each POST, `card` for each APDU, a clock that moves
@@ -36,18 +41,18 @@ func drive(
   _ session: inout AdminSession, card: inout FakeCard, answer: (Int, AdminRequest) -> AdminHTTPResult
 ) -> Exchange {
   var exchange = Exchange()
-  var now: Int64 = 1_000
+  var now = ms(1_000)
   for _ in 0..<10_000 {
-    now += 10
-    let action = session.next(now: now)
+    now = now + .milliseconds(10)
+    let action = session.next(at: now)
     exchange.events += session.takeEvents()
     switch action {
     case .send(let request, _):
       exchange.requests.append(request)
       switch answer(exchange.requests.count, request) {
-      case .response(let response): session.receive(response, now: now)
-      case .connectionFailed: session.connectionFailed(now: now)
-      case .timedOut: session.timedOut(now: now)
+      case .response(let response): session.receive(response, at: now)
+      case .connectionFailed: session.connectionFailed(at: now)
+      case .timedOut: session.timedOut(at: now)
       }
     case .wait(let time):
       exchange.waits.append(time - now)
@@ -285,7 +290,8 @@ let isd = ApplicationIdentifier.globalPlatformIssuerSecurityDomain
 
   @Test func failedPostsAreRetriedWithBackoffAndResume() throws {
     var retrying = configuration
-    retrying.retryPolicy = AdminRetryPolicy(maximumAttempts: 3, initialBackoff: 100, multiplier: 3)
+    retrying.retryPolicy = AdminRetryPolicy(
+      maximumAttempts: 3, initialBackoff: .milliseconds(100), multiplier: 3)
     var session = AdminSession(retrying)
     var card = FakeCard()
     var exchange = drive(&session, card: &card) { index, _ in
@@ -297,7 +303,7 @@ let isd = ApplicationIdentifier.globalPlatformIssuerSecurityDomain
     }
     #expect(summary(exchange)?.requests == 3)
     // The driver's clock moves 10 ms between reporting the failure and asking again.
-    #expect(exchange.waits == [90, 290])
+    #expect(exchange.waits == [.milliseconds(90), .milliseconds(290)])
     #expect(exchange.requests.map { $0.header("X-Admin-Resume") } == [nil, "true", "true"])
     session = AdminSession(retrying)
     exchange = drive(&session, card: &card) { _, _ in .connectionFailed("refused") }
@@ -310,13 +316,13 @@ let isd = ApplicationIdentifier.globalPlatformIssuerSecurityDomain
 
   @Test func aLateResponseCountsAsATimeout() {
     var session = AdminSession(configuration)
-    guard case .send(_, let deadline) = session.next(now: 0) else {
+    guard case .send(_, let deadline) = session.next(at: ms(0)) else {
       Issue.record("no request")
       return
     }
-    #expect(deadline == 30_000)
-    session.receive(AdminResponse(statusCode: 204), now: 30_001)
-    #expect(session.next(now: 30_002) == .failed(RemoteManagementError(.roundTripTimeout, round: 1)))
+    #expect(deadline == ms(30_000))
+    session.receive(AdminResponse(statusCode: 204), at: ms(30_001))
+    #expect(session.next(at: ms(30_002)) == .failed(RemoteManagementError(.roundTripTimeout, round: 1)))
   }
 
   @Test func aCardRemovedMidScriptFailsAndTheCheckpointResumes() throws {
@@ -350,32 +356,52 @@ let isd = ApplicationIdentifier.globalPlatformIssuerSecurityDomain
     let reply = try #require(script([[0x80, 0x10, 0, 0]]).response)
     session = AdminSession(AdminSessionConfiguration(serverURI: "http://h/"))
     var calls = 0
-    var now: Int64 = 0
+    var now = ms(0)
     exchange = Exchange()
     while !session.isDone && calls < 20 {
       calls += 1
-      now += 1
-      switch session.next(now: now) {
-      case .send: session.receive(reply, now: now)
+      now = now + .milliseconds(1)
+      switch session.next(at: now) {
+      case .send: session.receive(reply, at: now)
       case .transmit: session.receiveCard([0x90])
       default: break
       }
     }
-    let error = try #require(session.next(now: now).failure)
+    let error = try #require(session.next(at: now).failure)
     #expect(error.code == .cardFailure)
     #expect(error.apduError?.code == .truncatedStatusWord)
   }
 
   @Test func cancelEndsTheSession() {
     var session = AdminSession(configuration)
-    _ = session.next(now: 0)
+    _ = session.next(at: ms(0))
     session.cancel()
-    #expect(session.next(now: 1) == .failed(RemoteManagementError(.cancelled, round: 1 - 1)))
+    #expect(session.next(at: ms(1)) == .failed(RemoteManagementError(.cancelled, round: 1 - 1)))
   }
 
   @Test func backoffGrowsByTheMultiplier() {
-    let policy = AdminRetryPolicy(maximumAttempts: 5, initialBackoff: 250, multiplier: 2)
-    #expect((2...5).map(policy.backoff(beforeAttempt:)) == [250, 500, 1000, 2000])
+    let policy = AdminRetryPolicy(maximumAttempts: 5, initialBackoff: .milliseconds(250), multiplier: 2)
+    #expect((2...5).map(policy.backoff(beforeAttempt:)) == [250, 500, 1000, 2000].map { .milliseconds($0) })
+  }
+
+  /// Hostile settings saturate instead of trapping: the wait stops at the policy's maximum and
+  /// the deadlines at the clock's distant future.
+  @Test func hostileTimingNeverTraps() {
+    let policy = AdminRetryPolicy(
+      maximumAttempts: 200, initialBackoff: .seconds(Int64.max), multiplier: Int.max)
+    #expect(policy.backoff(beforeAttempt: 2) == AdminRetryPolicy.maximumBackoff)
+    #expect(policy.backoff(beforeAttempt: 200) == AdminRetryPolicy.maximumBackoff)
+    let growing = AdminRetryPolicy(maximumAttempts: 200, initialBackoff: .nanoseconds(1), multiplier: Int.max)
+    #expect(growing.backoff(beforeAttempt: 3) == .nanoseconds(Int64.max))
+    #expect(growing.backoff(beforeAttempt: 200) == AdminRetryPolicy.maximumBackoff)
+    var slow = configuration
+    slow.roundTripTimeout = .seconds(Int64.max) * 4
+    var session = AdminSession(slow)
+    guard case .send(_, let deadline) = session.next(at: ms(5)) else {
+      Issue.record("no request")
+      return
+    }
+    #expect(deadline == .distantFuture)
   }
 }
 

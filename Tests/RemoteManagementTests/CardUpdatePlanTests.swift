@@ -6,16 +6,16 @@ import Testing
 @Suite struct CardUpdatePlanTests {
   let script = Script(commands: [CommandAPDU(cla: 0x80, ins: 0x10, p1: 0, p2: 0)])
   var required: CardUpdate {
-    CardUpdate(id: "fw-2", estimatedDuration: 4_000, isMandatory: true, source: .script(script))
+    CardUpdate(id: "fw-2", estimatedDuration: .seconds(4), isMandatory: true, source: .script(script))
   }
   var optional: CardUpdate {
     CardUpdate(
-      id: "loyalty", requiredAt: 10_000, isCancellable: false,
+      id: "loyalty", requiredAt: ms(10_000), isCancellable: false,
       source: .remote(AdminSessionConfiguration(serverURI: "https://ram.example/loyalty")))
   }
 
   @Test func requiredUpdatesRunAtConnectWhileConnecting() {
-    var plan = CardUpdatePlan(updates: [required, optional], now: 5_000)
+    var plan = CardUpdatePlan(updates: [required, optional], at: ms(5_000))
     #expect(plan.state == .connecting)
     #expect(plan.available.map(\.id) == ["loyalty"])
     let update = plan.startNext()
@@ -31,9 +31,9 @@ import Testing
   }
 
   @Test func optionalUpdatesBecomeRequiredAfterRequiredAt() throws {
-    let early = CardUpdatePlan(updates: [optional], now: 9_999)
+    let early = CardUpdatePlan(updates: [optional], at: ms(9_999))
     #expect(early.state == .ready)
-    var late = CardUpdatePlan(updates: [optional], now: 10_000)
+    var late = CardUpdatePlan(updates: [optional], at: ms(10_000))
     #expect(late.state == .connecting)
     #expect(late.available.isEmpty)
     #expect(late.startNext()?.id == "loyalty")
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func optionalUpdatesRunOnRequest() throws {
-    var plan = CardUpdatePlan(updates: [optional], now: 0)
+    var plan = CardUpdatePlan(updates: [optional], at: ms(0))
     #expect(plan.startNext() == nil)
     #expect(throws: CardUpdateError(.unknownUpdate, updateID: "nope")) { try plan.request("nope") }
     try plan.request("loyalty")
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func cancellingARequiredUpdateFailsTheConnection() throws {
-    var plan = CardUpdatePlan(updates: [required, required], now: 0)
+    var plan = CardUpdatePlan(updates: [required, required], at: ms(0))
     _ = plan.startNext()
     try plan.cancel()
     #expect(plan.state == .failed)
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func incrementalUpdatesThatCannotBeCancelledSaySo() throws {
-    var plan = CardUpdatePlan(updates: [optional], now: 20_000)
+    var plan = CardUpdatePlan(updates: [optional], at: ms(20_000))
     _ = plan.startNext()
     #expect(throws: CardUpdateError(.notCancellable, updateID: "loyalty")) { try plan.cancel() }
     #expect(plan.state == .connecting)
@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func aFailedRequiredUpdateNamesTheStepAndStatusWord() throws {
-    var plan = CardUpdatePlan(updates: [required], now: 0)
+    var plan = CardUpdatePlan(updates: [required], at: ms(0))
     _ = plan.startNext()
     let error = CardUpdateError(
       .commandFailed, updateID: "fw-2", round: 1, step: 0, statusWord: .securityStatusNotSatisfied)

@@ -43,14 +43,16 @@ let package = Package(
     // The instant type every sans-IO core takes its time in (Duration for intervals).
     .target(name: "MonotonicTime", swiftSettings: swiftSettings),
     // Bluetooth LE AD structures, HCI reports, btsnoop, reader discovery.
-    .target(name: "BLEAdvertising", dependencies: ["NFCWire", "MonotonicTime"], swiftSettings: swiftSettings),
+    .target(
+      name: "BLEAdvertising", dependencies: ["NFCWire", "MonotonicTime"], swiftSettings: swiftSettings),
     // Card-reader connection lifecycle (sans-IO): connect, reconnect, reboot, disconnect.
     .target(name: "ReaderConnection", dependencies: ["BLEAdvertising"], swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
     .target(
-      name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire", "MonotonicTime"], swiftSettings: swiftSettings),
+      name: "RemoteManagement", dependencies: ["ISO7816", "NFCWire", "MonotonicTime"],
+      swiftSettings: swiftSettings),
     // Its HTTP adapter: URLSession (FoundationNetworking on Linux), HTTPS included.
     .target(name: "RemoteManagementHTTP", dependencies: ["RemoteManagement"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// A point in time on the caller's monotonic clock, as the ``Duration`` since that clock's
+/// A point in time on the caller's monotonic clock, as the `Duration` since that clock's
 /// origin.
 ///
 /// Tapwire's sans-IO cores (`ReaderDiscovery`, `ConnectionLifecycle`, `AdminSession`,

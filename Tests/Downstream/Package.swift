@@ -14,6 +14,7 @@ let package = Package(
     .executableTarget(
       name: "DownstreamCheck",
       dependencies: [
+        .product(name: "MonotonicTime", package: "Tapwire"),
         .product(name: "NDEF", package: "Tapwire"),
         .product(name: "ISO7816", package: "Tapwire"),
         .product(name: "BLEAdvertising", package: "Tapwire"),

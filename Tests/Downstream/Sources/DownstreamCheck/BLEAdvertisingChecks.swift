@@ -11,10 +11,11 @@ func exampleReaderAdvertising(serial: String, battery: UInt8) throws(BLEAdvertis
 }
 
 /// Picks the nearest reader from timestamped reports (article "Picking a Bluetooth reader
-/// by proximity"): `reports` stands for a scanner's callbacks, time in microseconds.
-func pickNearestReader(_ reports: [(time: Int64, report: AdvertisingReport)]) -> DiscoveredReader? {
+/// by proximity"): `reports` stands for a scanner's callbacks, each at an instant of the
+/// caller's monotonic clock.
+func pickNearestReader(_ reports: [(time: MonotonicInstant, report: AdvertisingReport)]) -> DiscoveredReader? {
   var discovery = ReaderDiscovery(profiles: [.example], mode: .proximity)
-  var events = discovery.start(at: 0)
+  var events = discovery.start(at: reports.first?.time ?? .origin)
   var chosen: DiscoveredReader?
   for (time, report) in reports {
     events += discovery.receive(report, at: time)
@@ -55,11 +56,11 @@ func checkReaderDiscovery() {
     let far = BluetoothAddress(0xC0_00_00_00_00_02)
     let nearData = try exampleReaderAdvertising(serial: "00000001", battery: 90)
     let farData = try exampleReaderAdvertising(serial: "00000002", battery: 50)
-    var reports: [(time: Int64, report: AdvertisingReport)] = []
+    var reports: [(time: MonotonicInstant, report: AdvertisingReport)] = []
     for tick in 0..<30 {
-      let time = Int64(tick) * 100_000
-      reports.append((time, AdvertisingReport(timestamp: time, address: far, rssi: -75, data: farData)))
-      reports.append((time, AdvertisingReport(timestamp: time, address: near, rssi: -55, data: nearData)))
+      let time = MonotonicInstant.origin + .milliseconds(100) * tick
+      reports.append((time, AdvertisingReport(address: far, rssi: -75, data: farData)))
+      reports.append((time, AdvertisingReport(address: near, rssi: -55, data: nearData)))
     }
     let chosen = pickNearestReader(reports)
     expectEqual(chosen?.serial, "00000001", "chosen serial")

@@ -5,7 +5,7 @@ import RemoteManagementHTTP
 func checkRemoteManagement() {
   group("RemoteManagement: the first POST, then 204 No Content ends the session") {
     var session = AdminSession(AdminSessionConfiguration(serverURI: "http://127.0.0.1:9/start"))
-    guard case .send(let request, let deadline) = session.next(now: 0) else {
+    guard case .send(let request, let deadline) = session.next(at: .origin) else {
       check(false, "the first action is a POST")
       return
     }
@@ -13,9 +13,10 @@ func checkRemoteManagement() {
     expectEqual(request.uri, "http://127.0.0.1:9/start", "request URI")
     expectEqual(
       request.header(AdminProtocol.protocolHeader), AdminProtocol.protocolVersion, "X-Admin-Protocol")
-    expectEqual(deadline, 30_000, "the round-trip deadline (default 30 s)")
-    session.receive(AdminResponse(statusCode: AdminProtocol.statusNoContent), now: 5)
-    guard case .finished(let summary) = session.next(now: 5) else {
+    expectEqual(deadline, .origin + .seconds(30), "the round-trip deadline (default 30 s)")
+    let answered = MonotonicInstant.origin + .milliseconds(5)
+    session.receive(AdminResponse(statusCode: AdminProtocol.statusNoContent), at: answered)
+    guard case .finished(let summary) = session.next(at: answered) else {
       check(false, "204 ends the session")
       return
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Writes reader-capture.btsnoop: three readers advertising, for `tapwire discover
---btsnoop reader-capture.btsnoop --profile reader-profiles.json` (see README)."""
+--btsnoop reader-capture.btsnoop --profile reader-profiles.json` (see Documentation/cli.md)."""
 import struct
 
 BASE = 0x00E2E7D7274DC000  # btsnoop µs (since year 0) of 2023-11-14 22:13:20 UTC

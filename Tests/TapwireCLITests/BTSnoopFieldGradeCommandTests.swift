@@ -86,7 +86,7 @@ struct BTSnoopFieldGradeCommandTests {
     #expect(lines.filter { $0.contains("error: reservedDataStatus") }.count == 1)
   }
 
-  /// Offsets are the input's (cli-json.md): the first AD structure (Flags) of `advInd` is at
+  /// Offsets are the input's (Documentation/cli-json.md): the first AD structure (Flags) of `advInd` is at
   /// 13 of the event, so at 13 in `hci` and at 40 + 13 = 53 in a btsnoop file.
   @Test func advertisingStructureOffsetsAreTheInputs() throws {
     func structureOffsets(_ format: String, _ hex: String) throws -> [Int] {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A record whose payload breaks its record type never hides the message or the tag image
-/// holding it (`shared/spec/cli-json.md`, `decoded` kind `malformed`).
+/// holding it (`Documentation/cli-json.md`, `decoded` kind `malformed`).
 @Suite("tapwire decode: malformed records")
 struct MalformedRecordCommandTests {
   /// Text "hi" (offset 0), an Android Application Record whose package name is FF FE

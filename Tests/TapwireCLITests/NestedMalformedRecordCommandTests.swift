@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A malformed record inside a Smart Poster or a handover record is shown where it is; the
-/// container and the nested record's siblings still decode (`shared/spec/cli-json.md`,
+/// container and the nested record's siblings still decode (`Documentation/cli-json.md`,
 /// `decoded` kind `malformed` in nested `records`).
 @Suite("tapwire decode: nested malformed records")
 struct NestedMalformedRecordCommandTests {

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The README's examples are real: its Swift example is the one compiled in a test, and
-/// its command lines run.
+/// its `tapwire decode` command lines run, as do those of the CLI reference
+/// (`Documentation/cli.md`), where the README's reference moved.
 @Suite("README")
 struct ReadmeTests {
   static func text(_ path: String) throws -> String {
@@ -29,9 +30,10 @@ struct ReadmeTests {
     #expect(squeeze(readme) == squeeze(test))
   }
 
-  @Test func decodeCommandsRun() throws {
-    let readme = try Self.text("README.md")
-    let commands = readme.split(separator: "\n").compactMap { line -> [String]? in
+  /// The arguments of each `... tapwire decode ...` line of `text` (up to a `#` comment; lines
+  /// with a pipe are left out).
+  static func decodeCommands(_ text: String) -> [[String]] {
+    text.split(separator: "\n").compactMap { line -> [String]? in
       let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
       guard let index = parts.firstIndex(where: { $0.hasSuffix("tapwire") }), parts.count > index + 1,
         parts[index + 1] == "decode", !line.contains("|")
@@ -39,8 +41,14 @@ struct ReadmeTests {
       let arguments = parts[(index + 1)...].prefix { !$0.hasPrefix("#") }
       return Array(arguments)
     }
-    #expect(commands.count >= 3)
-    for arguments in commands {
+  }
+
+  @Test func decodeCommandsRun() throws {
+    let readme = Self.decodeCommands(try Self.text("README.md"))
+    let reference = Self.decodeCommands(try Self.text("Documentation/cli.md"))
+    #expect(readme.count >= 2)
+    #expect(reference.count >= 3)
+    for arguments in readme + reference {
       let result = try CLI.run(arguments)
       #expect(result.status == 0, "tapwire \(arguments.joined(separator: " ")): \(result.stderr)")
       #expect(!result.stdout.isEmpty)

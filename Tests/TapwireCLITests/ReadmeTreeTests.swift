@@ -2,13 +2,16 @@
 import Foundation
 import Testing
 
-/// The README shows tree output after `$ tapwire decode ...` lines; each must be exactly what
-/// the command prints.
+/// The README and the CLI reference (`Documentation/cli.md`) show tree output after
+/// `$ tapwire decode ...` lines; each must be exactly what the command prints.
 @Suite("README: tapwire tree examples")
 struct ReadmeTreeTests {
-  /// (arguments, expected lines) for each `$ tapwire decode` line up to its block's end.
-  static func examples() throws -> [([String], [String])] {
-    let text = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
+  /// The files whose tree examples are checked.
+  static let files = ["README.md", "Documentation/cli.md"]
+
+  /// (arguments, expected lines) for each `$ tapwire decode` line of `path` up to its block's end.
+  static func examples(in path: String) throws -> [([String], [String])] {
+    let text = try String(contentsOf: CLI.root.appendingPathComponent(path), encoding: .utf8)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     var result: [([String], [String])] = []
     var index = 0
@@ -27,9 +30,9 @@ struct ReadmeTreeTests {
     return result
   }
 
-  @Test func treeExamplesMatchTheCommand() throws {
-    let examples = try Self.examples()
-    #expect(examples.count >= 2)
+  @Test(arguments: files) func treeExamplesMatchTheCommand(path: String) throws {
+    let examples = try Self.examples(in: path)
+    #expect(examples.count >= 1, "\(path) has no tree example")
     for (arguments, expected) in examples {
       let result = try CLI.run(arguments)
       #expect(result.status == 0)

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
-/// A single-use reader session: it waits for the device (one session per device, in a
-/// queue), looks for tags, runs `operation` on each new tag, and ends exactly once with a
-/// ``SessionEnding``. Events arrive as an `AsyncStream` from ``begin()``.
+/// A single-use reader session, the one session model of every transport: it waits for
+/// the device (one session per device, in a queue), claims it, starts discovery, looks for
+/// tags, runs `operation` on each new tag, and ends exactly once with a ``SessionEnding``.
+/// Events arrive as an `AsyncStream` from ``begin()``.
 ///
-/// After the session ends, its connection is closed and tag handles from it fail with
-/// ``ReaderError/Code/sessionEnded``; make a new session to read again.
+/// The timeout holds in every phase, a tag being read included; ``cancel(message:)`` aborts
+/// a reader call in progress. When the ending is known, the claimed reader is closed with it
+/// and the final message (a reader-driven PC/SC reader gets STOP with that message), so
+/// tag handles from the session then fail with ``ReaderError/Code/sessionEnded``; make a
+/// new session to read again.
 public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: Sendable {
   /// The tag type of the transport.
-  public typealias Tag = Transport.Connection.Tag
+  public typealias Tag = Transport.Reader.Tag
   /// What the session does with each detected tag (while the tag is in the field).
-  public typealias Operation = @Sendable (Transport.Connection, Tag) async throws(ReaderError) -> Output
+  public typealias Operation = @Sendable (Transport.Reader, Tag) async throws(ReaderError) -> Output
   /// The events of this session.
   public typealias Event = SessionEvent<Tag, Output>
 
@@ -28,6 +32,7 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
     var cancelRequested = false
     var cancelMessage: String?
     var task: Task<Void, Never>?
+    var reader: Transport.Reader?
     var ending: SessionEnding?
     var endingWaiters: [CheckedContinuation<SessionEnding, Never>] = []
   }
@@ -48,6 +53,12 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
 
   /// How the session ended; nil while it runs.
   public var ending: SessionEnding? { state.withLock { $0.ending } }
+
+  /// The reader the session claimed, from its ``SessionEvent/began(message:)`` event on
+  /// (for what a transport tells about it, such as whether a PC/SC reader drives
+  /// discovery); nil before, and when discovery could not start. After the session ends
+  /// it is closed: its calls fail with ``ReaderError/Code/sessionEnded``.
+  public var claimedReader: Transport.Reader? { state.withLock { $0.reader } }
 
   /// Waits for the session to end and returns how it ended.
   public func ended() async -> SessionEnding {
@@ -107,17 +118,27 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
       if acquired { DeviceQueue.shared.release(key) }
       return
     }
-    let connection: Transport.Connection
+    let reader: Transport.Reader
     do {
-      connection = try await transport.connect()
+      reader = try await transport.claim()
     } catch {
       let ending: SessionEnding = isCancelRequested ? .cancelled : .systemBusy(error)
       finish(ending, events)
       DeviceQueue.shared.release(key)
       return
     }
-    let ending = await readTags(connection, events)
-    await connection.close()
+    let ending: SessionEnding
+    do throws(ReaderError) {
+      try await reader.startDiscovery(configuration.messages)
+      state.withLock { $0.reader = reader }
+      ending = await readTags(reader, events)
+    } catch {
+      ending = isCancelRequested ? .cancelled : .systemBusy(error)
+    }
+    // The device hears the ending even when the session was cancelled: closing runs in a
+    // task of its own (not cancelled with this one), awaited here.
+    let message = finalMessage(for: ending)
+    await Task { await reader.close(ending: ending, message: message) }.value
     finish(ending, events)
     DeviceQueue.shared.release(key)
   }
@@ -125,7 +146,7 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
   /// Runs the polling loop against a timer: when the timeout passes first, the loop is
   /// cancelled (aborting any reader call in progress) and the session times out even in
   /// the middle of an operation.
-  private func readTags(_ connection: Transport.Connection, _ events: AsyncStream<Event>.Continuation) async
+  private func readTags(_ connection: Transport.Reader, _ events: AsyncStream<Event>.Continuation) async
     -> SessionEnding
   {
     events.yield(.began(message: configuration.messages.waiting))
@@ -166,7 +187,7 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
     case timerCancelled
   }
 
-  private func pollLoop(_ connection: Transport.Connection, _ events: AsyncStream<Event>.Continuation) async
+  private func pollLoop(_ connection: Transport.Reader, _ events: AsyncStream<Event>.Continuation) async
     -> SessionEnding
   {
     let messages = configuration.messages
@@ -176,19 +197,25 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
     while true {
       if isCancelRequested { return .cancelled }
       if clock.now >= deadline { return .timedOut(configuration.timeout) }
+      let polled = clock.now
       do throws(ReaderError) {
-        if let tag = try await connection.poll() {
+        let found = try await connection.poll()
+        if let ending = connection.endingByReader { return ending }
+        if let tag = found {
           if tag.identifier != reported {
             reported = tag.identifier
             events.yield(.tagDetected(tag, message: messages.working))
             do throws(ReaderError) {
               let output = try await operation(connection, tag)
               events.yield(.tagRead(tag, output))
-              if configuration.mode == .endAfterFirstRead { return .firstTagRead }
+              if configuration.mode == .endAfterFirstRead || connection.endsDiscoveryWithFirstTag {
+                return .firstTagRead
+              }
             } catch {
               if isCancelRequested || error.code == .cancelled { return .cancelled }
-              if error.isDeviceFailure { return .terminatedUnexpectedly(error) }
+              if Self.reportsReaderGone(error) { return .terminatedUnexpectedly(error) }
               events.yield(.readFailed(tag, error, message: messages.failure))
+              if connection.endsDiscoveryWithFirstTag { return .terminatedUnexpectedly(error) }
               if error.code == .tagLost { reported = nil }
             }
           }
@@ -197,27 +224,41 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
         }
       } catch {
         if isCancelRequested || error.code == .cancelled { return .cancelled }
-        if error.isDeviceFailure { return .terminatedUnexpectedly(error) }
+        if let ending = connection.endingByReader { return ending }
+        if Self.reportsReaderGone(error) { return .terminatedUnexpectedly(error) }
         reported = nil
       }
-      let remaining = clock.now.duration(to: deadline)
-      if remaining > .zero {
-        try? await Task.sleep(for: min(configuration.pollInterval, remaining))
+      // At most one poll per interval: a poll that waited itself (PC/SC status changes)
+      // is not followed by a pause.
+      let pause = min(
+        configuration.pollInterval - polled.duration(to: clock.now), clock.now.duration(to: deadline))
+      if pause > .zero {
+        try? await Task.sleep(for: pause)
       }
     }
   }
 
-  private func finish(_ ending: SessionEnding, _ events: AsyncStream<Event>.Continuation) {
+  /// The final message for `ending`: the cancel message (or the success message) when
+  /// cancelled, the failure message for a failure, the success message otherwise.
+  private func finalMessage(for ending: SessionEnding) -> String? {
     let configured = configuration.messages
+    if ending == .cancelled { return state.withLock { $0.cancelMessage } ?? configured.success }
+    return ending.isFailure ? configured.failure : configured.success
+  }
+
+  /// Whether `error` means the device failed or went away (then the session ends): a
+  /// device failure, or no reader any more (unplugged, or the PC/SC service gone).
+  static func reportsReaderGone(_ error: ReaderError) -> Bool {
+    error.isDeviceFailure || error.code == .noReader
+  }
+
+  private func finish(_ ending: SessionEnding, _ events: AsyncStream<Event>.Continuation) {
+    let message = finalMessage(for: ending)
     let outcome: (message: String?, waiters: [CheckedContinuation<SessionEnding, Never>])? = state.withLock {
       guard $0.ending == nil else { return nil }
       $0.ending = ending
       let waiters = $0.endingWaiters
       $0.endingWaiters = []
-      let message =
-        ending == .cancelled
-        ? ($0.cancelMessage ?? configured.success)
-        : ending.isFailure ? configured.failure : configured.success
       return (message, waiters)
     }
     guard let outcome else { return }
@@ -228,7 +269,7 @@ public final class ReaderSession<Transport: ReaderTransport, Output: Sendable>: 
   }
 }
 
-extension ReaderSession where Output == Transport.Connection.Tag {
+extension ReaderSession where Output == Transport.Reader.Tag {
   /// A session whose read is the detection itself: each read reports the tag.
   public convenience init(transport: Transport, configuration: SessionConfiguration = SessionConfiguration())
   {

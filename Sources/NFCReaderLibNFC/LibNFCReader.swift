@@ -10,9 +10,9 @@ private let openConnstrings = Mutex<Set<String>>([])
 /// them. Every libnfc call runs on the reader's own dispatch queue, off the cooperative
 /// pool; cancelling the calling task aborts the command in progress (`nfc_abort_command`).
 ///
-/// As a `ReaderConnection` it belongs to one session: after ``close()`` every call
+/// As a `ClaimedReader` it belongs to one session: after ``close()`` every call
 /// throws `ReaderError.Code.sessionEnded`.
-public final class LibNFCReader: ReaderConnection {
+public final class LibNFCReader: ClaimedReader {
   /// The device's connection string, such as `pn532_uart:/dev/pts/3`.
   public let connstring: String
   /// The device's name as libnfc reports it.
@@ -98,6 +98,11 @@ public final class LibNFCReader: ReaderConnection {
     guard first else { return }
     await handle.run { $0.close() }
     _ = openConnstrings.withLock { $0.remove(connstring) }
+  }
+
+  /// Ends a session on this reader: a PN53x shows no messages, so this is ``close()``.
+  public func close(ending: SessionEnding, message: String?) async {
+    await close()
   }
 
   // MARK: Polling

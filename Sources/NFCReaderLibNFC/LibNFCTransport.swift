@@ -52,7 +52,7 @@ public struct LibNFCTransport: ReaderTransport {
   }
 
   /// Opens the device for one session.
-  public func connect() async throws(ReaderError) -> LibNFCReader {
+  public func claim() async throws(ReaderError) -> LibNFCReader {
     try await LibNFCReader.open(
       connstring: connstring, modulations: modulations, exchangeTimeout: exchangeTimeout)
   }

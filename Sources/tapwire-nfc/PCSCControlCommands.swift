@@ -190,8 +190,8 @@ enum PCSCControlCommands {
     print("ATR         \(Hex.string(atr))")
   }
 
-  /// `dump --pcsc READER`: a ``NFCReaderPCSC/PCSCNFCSession`` (reader-driven when the reader
-  /// offers it) reads the Type 4 tag's NDEF message; prints "ndef <message hex>".
+  /// `dump --pcsc READER`: a reader session over `PCSCReaderTransport` (reader-driven when the
+  /// reader offers it) reads the Type 4 tag's NDEF message; prints "ndef <message hex>".
   static func dump(_ arguments: [String]) async {
     let context = PCSCCommands.context()
     let reader = await readerName(arguments, context)
@@ -201,8 +201,12 @@ enum PCSCControlCommands {
       working: TapwireNFC.value(after: "--work-message", in: arguments) ?? "Reading the tag",
       success: "Tag read", failure: "The tag could not be read")
     let configuration = SessionConfiguration(timeout: .milliseconds(Int(timeout * 1000)), messages: messages)
-    let session = PCSCNFCSession<[UInt8]>(context: context, reader: reader, configuration: configuration) {
-      (card, _) throws(ReaderError) in
+    let transport = PCSCReaderTransport(context: context, reader: reader)
+    let session = ReaderSession<PCSCReaderTransport, [UInt8]>(
+      transport: transport, configuration: configuration
+    ) {
+      (_, tag) throws(ReaderError) in
+      guard let card = tag.card else { throw ReaderError(.sessionEnded, "the card is no longer connected") }
       do throws(PCSCNDEFError) {
         let message = try await card.readNDEF()
         return (try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00]
@@ -210,13 +214,14 @@ enum PCSCControlCommands {
         throw ReaderError(.tagError, "read failed: \(error)")
       }
     }
-    let events: AsyncStream<PCSCNFCSession<[UInt8]>.Event>
+    let events: AsyncStream<ReaderSession<PCSCReaderTransport, [UInt8]>.Event>
     do throws(ReaderError) { events = try session.begin() } catch { TapwireNFC.fail("\(error)", status: 1) }
     var message: [UInt8]?
     for await event in events {
       switch event {
       case .began:
-        let mode = session.isReaderDriven == true ? "reader-driven NFC discovery" : "waiting for a card"
+        let mode =
+          session.claimedReader?.isReaderDriven == true ? "reader-driven NFC discovery" : "waiting for a card"
         APDUCommand.progress("\(reader): \(mode)")
       case .tagRead(_, let bytes): message = bytes
       case .readFailed(_, let error, _): APDUCommand.progress("\(error)")

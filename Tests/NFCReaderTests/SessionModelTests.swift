@@ -7,18 +7,49 @@ struct FakeTag: DetectedTag, Hashable {
   var identifier: [UInt8]
 }
 
-final class FakeConnection: ReaderConnection {
+/// A scripted claimed reader. Like a reader-driven PC/SC reader when asked: it can refuse
+/// to start, end discovery by itself after a given poll, and hand over one tag per discovery.
+final class FakeConnection: ClaimedReader {
   let script: Shared<[Result<FakeTag?, ReaderError>]>
   let closed = Shared(false)
-  init(_ script: [Result<FakeTag?, ReaderError>]) { self.script = Shared(script) }
+  /// The ending and final message `close(ending:message:)` was given.
+  let closedWith = Shared<(SessionEnding, String?)?>(nil)
+  let startError: ReaderError?
+  /// The reader's own ending, reported once `polls` reaches `afterPolls`.
+  let stopByReader: (afterPolls: Int, ending: SessionEnding)?
+  let polls = Shared(0)
+  let endsDiscoveryWithFirstTag: Bool
+
+  init(
+    _ script: [Result<FakeTag?, ReaderError>], startError: ReaderError? = nil,
+    stopByReader: (afterPolls: Int, ending: SessionEnding)? = nil, endsDiscoveryWithFirstTag: Bool = false
+  ) {
+    self.script = Shared(script)
+    self.startError = startError
+    self.stopByReader = stopByReader
+    self.endsDiscoveryWithFirstTag = endsDiscoveryWithFirstTag
+  }
+
+  func startDiscovery(_ messages: SessionMessages) async throws(ReaderError) {
+    if let startError { throw startError }
+  }
 
   func poll() async throws(ReaderError) -> FakeTag? {
+    polls.update { $0 += 1 }
     var next: Result<FakeTag?, ReaderError> = .success(nil)
     script.update { if !$0.isEmpty { next = $0.removeFirst() } }
     return try next.get()
   }
 
-  func close() async { closed.update { $0 = true } }
+  var endingByReader: SessionEnding? {
+    guard let stopByReader, polls.value >= stopByReader.afterPolls else { return nil }
+    return stopByReader.ending
+  }
+
+  func close(ending: SessionEnding, message: String?) async {
+    closed.update { $0 = true }
+    closedWith.update { $0 = (ending, message) }
+  }
 }
 
 struct FakeTransport: ReaderTransport {
@@ -30,7 +61,7 @@ struct FakeTransport: ReaderTransport {
     if let connectError { throw connectError }
   }
 
-  func connect() async throws(ReaderError) -> FakeConnection {
+  func claim() async throws(ReaderError) -> FakeConnection {
     if let connectError { throw connectError }
     return connection
   }
@@ -223,6 +254,128 @@ struct FakeTransport: ReaderTransport {
     session.cancel()
     let events = await collect(try session.begin())
     #expect(names(events) == ["ended:cancelled"])
+  }
+
+  static let messages = SessionMessages(
+    waiting: "Hold", working: "Reading", success: "Done", failure: "Failed")
+
+  /// The claimed reader hears the ending and the final message before the session reports
+  /// them: success after a read, failure at the timeout, the cancel message after a cancel.
+  @Test func theReaderIsClosedWithTheEndingAndItsFinalMessage() async throws {
+    let read = FakeConnection([.success(nil), .success(Self.a)])
+    var configuration = Self.fast
+    configuration.messages = Self.messages
+    var events = await collect(
+      try ReaderSession(
+        transport: FakeTransport(deviceKey: key(), connection: read), configuration: configuration
+      )
+      .begin())
+    #expect(endingOf(events) == .firstTagRead)
+    #expect(read.closedWith.value?.0 == .firstTagRead)
+    #expect(read.closedWith.value?.1 == "Done")
+
+    let empty = FakeConnection([])
+    configuration.timeout = .milliseconds(100)
+    events = await collect(
+      try ReaderSession(
+        transport: FakeTransport(deviceKey: key(), connection: empty), configuration: configuration
+      )
+      .begin())
+    #expect(endingOf(events) == .timedOut(.milliseconds(100)))
+    #expect(empty.closedWith.value?.0 == .timedOut(.milliseconds(100)))
+    #expect(empty.closedWith.value?.1 == "Failed")
+
+    let cancelled = FakeConnection([])
+    configuration.timeout = .seconds(30)
+    let session = ReaderSession(
+      transport: FakeTransport(deviceKey: key(), connection: cancelled), configuration: configuration)
+    var seen: [SessionEvent<FakeTag, FakeTag>] = []
+    for await event in try session.begin() {
+      seen.append(event)
+      if case .began = event { session.cancel(message: "Stopped by you") }
+    }
+    #expect(endingOf(seen) == .cancelled)
+    // Closing ran although the session's task was cancelled.
+    #expect(cancelled.closedWith.value?.0 == .cancelled)
+    #expect(cancelled.closedWith.value?.1 == "Stopped by you")
+    if case .ended(_, let message)? = seen.last { #expect(message == "Stopped by you") }
+  }
+
+  /// A reader that refuses to start discovery: systemBusy, and it is still closed.
+  @Test func aRefusedStartIsSystemBusy() async throws {
+    let refused = ReaderError(.deviceFailure, "START refused")
+    let reader = FakeConnection([.success(Self.a)], startError: refused)
+    let events = await collect(
+      try ReaderSession(
+        transport: FakeTransport(deviceKey: key(), connection: reader), configuration: Self.fast
+      )
+      .begin())
+    #expect(names(events) == ["ended:systemBusy"])
+    #expect(reader.closedWith.value?.0 == .systemBusy(refused))
+  }
+
+  /// A reader that ends discovery by itself (its own timeout or cancel button) ends the
+  /// session with that ending.
+  @Test(arguments: [SessionEnding.cancelled, .timedOut(.seconds(12))])
+  func theReaderEndsDiscoveryItself(ending: SessionEnding) async throws {
+    let reader = FakeConnection([], stopByReader: (afterPolls: 3, ending: ending))
+    let events = await collect(
+      try ReaderSession(
+        transport: FakeTransport(deviceKey: key(), connection: reader), configuration: Self.fast
+      )
+      .begin())
+    #expect(endingOf(events) == ending)
+    #expect(reader.polls.value == 3)
+  }
+
+  /// A reader that hands over one tag per discovery: a failed read ends the session, and a
+  /// read ends it even in keep-reading mode.
+  @Test func oneTagPerDiscovery() async throws {
+    let failing = FakeConnection([.success(Self.a), .success(Self.b)], endsDiscoveryWithFirstTag: true)
+    let session = ReaderSession<FakeTransport, Int>(
+      transport: FakeTransport(deviceKey: key(), connection: failing), configuration: Self.fast
+    ) { (_, _) throws(ReaderError) in throw ReaderError(.tagError, "NAK") }
+    let events = await collect(try session.begin())
+    #expect(names(events) == ["began", "tagDetected", "readFailed", "ended:terminatedUnexpectedly"])
+    #expect(endingOf(events) == .terminatedUnexpectedly(ReaderError(.tagError, "NAK")))
+
+    let reading = FakeConnection([.success(Self.a), .success(Self.b)], endsDiscoveryWithFirstTag: true)
+    var keepReading = Self.fast
+    keepReading.mode = .keepReading
+    let read = await collect(
+      try ReaderSession(
+        transport: FakeTransport(deviceKey: key(), connection: reading), configuration: keepReading
+      )
+      .begin())
+    #expect(names(read) == ["began", "tagDetected", "tagRead", "ended:firstTagRead"])
+  }
+
+  /// The timeout holds while a tag is being read: an operation that never returns does not
+  /// keep the session open.
+  @Test func theTimeoutHoldsDuringARead() async throws {
+    let reader = FakeConnection([.success(Self.a)])
+    let session = ReaderSession<FakeTransport, Int>(
+      transport: FakeTransport(deviceKey: key(), connection: reader),
+      configuration: SessionConfiguration(timeout: .milliseconds(300), pollInterval: .milliseconds(5))
+    ) { (_, _) throws(ReaderError) in
+      try? await Task.sleep(for: .seconds(3600))
+      throw ReaderError(.cancelled, "the read was cancelled")
+    }
+    let events = await collect(try session.begin())
+    #expect(endingOf(events) == .timedOut(.milliseconds(300)))
+    #expect(reader.closedWith.value?.0 == .timedOut(.milliseconds(300)))
+  }
+
+  /// A reader that is gone (no reader any more) ends the session at once.
+  @Test func aVanishedReaderTerminates() async throws {
+    let gone = ReaderError(.noReader, "unplugged")
+    let reader = FakeConnection([.success(nil), .failure(gone)])
+    let events = await collect(
+      try ReaderSession(
+        transport: FakeTransport(deviceKey: key(), connection: reader), configuration: Self.fast
+      )
+      .begin())
+    #expect(endingOf(events) == .terminatedUnexpectedly(gone))
   }
 
   @Test func endingNamesAndErrorDescriptions() {

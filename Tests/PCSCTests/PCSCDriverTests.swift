@@ -140,18 +140,21 @@ extension PCSCTransportTests {
     try await tag.disconnect()
   }
 
+  /// A reader session over `PCSCReaderTransport` reading the NDEF message.
+  typealias NDEFSession = ReaderSession<PCSCReaderTransport, [UInt8]>
+
   /// Runs a reader-driven session reading the NDEF message; returns its events.
   static func session(
     _ context: PCSCContext, timeout: Duration = .seconds(30),
-    discovery: PCSCNFCSession<[UInt8]>.Discovery = .automatic,
+    discovery: PCSCReaderTransport.Discovery = .automatic,
     reader: String = PCSCStack.nfcReader,
-    whileWaiting: (PCSCNFCSession<[UInt8]>) async throws -> Void = { _ in }
-  ) async throws -> (PCSCNFCSession<[UInt8]>, [SessionEvent<PCSCTag, [UInt8]>]) {
+    whileWaiting: (NDEFSession) async throws -> Void = { _ in }
+  ) async throws -> (NDEFSession, [SessionEvent<PCSCTag, [UInt8]>]) {
     let configuration = SessionConfiguration(timeout: timeout, messages: messages)
-    let session = PCSCNFCSession<[UInt8]>(
-      context: context, reader: reader, configuration: configuration, discovery: discovery
-    ) {
-      (card, _) throws(ReaderError) in
+    let transport = PCSCReaderTransport(context: context, reader: reader, discovery: discovery)
+    let session = NDEFSession(transport: transport, configuration: configuration) {
+      (_, tag) throws(ReaderError) in
+      guard let card = tag.card else { throw ReaderError(.sessionEnded, "no card") }
       do throws(PCSCNDEFError) {
         return try await card.readNDEFFile()
       } catch {
@@ -187,7 +190,7 @@ extension PCSCTransportTests {
       try stack.insertType4(message: Self.ndefMessage)
     }
     #expect(session.ending == .firstTagRead)
-    #expect(session.isReaderDriven == true)
+    #expect(session.claimedReader?.isReaderDriven == true)
     guard case .began(let waiting) = events.first else { Issue.record("no began: \(events)"); return }
     #expect(waiting == "Hold your card")
     let detected = events.compactMap {
@@ -300,7 +303,7 @@ extension PCSCTransportTests {
       try stack.insertType4(message: Self.ndefMessage)
     }
     #expect(session.ending == .firstTagRead)
-    #expect(session.isReaderDriven == false)
+    #expect(session.claimedReader?.isReaderDriven == false)
     #expect(events.contains { if case .tagRead = $0 { true } else { false } })
     let (timedOut, _) = try await Self.session(context, timeout: .seconds(1), reader: PCSCStack.secondReader)
     #expect(timedOut.ending == .timedOut(.seconds(1)))
@@ -314,5 +317,45 @@ extension PCSCTransportTests {
     #expect(busyEvents.count == 1)
     #expect(Self.endMessage(busyEvents) == .some("Try again"))
     #expect(throws: ReaderError.self) { _ = try busy.begin() }
+  }
+
+  /// Two sessions on one reader: the second waits in the device queue (one START_NFC at a
+  /// time), and begins once the first has sent its STOP.
+  @Test func twoSessionsOnOneReaderTakeTurns() async throws {
+    let stack = try await PCSCStack(driver: .tapwire)
+    defer { stack.stop() }
+    let context = try PCSCContext()
+    let transport = PCSCReaderTransport(context: context, reader: PCSCStack.nfcReader)
+    let configuration = SessionConfiguration(timeout: .seconds(1), messages: Self.messages)
+    let first = NDEFSession(transport: transport, configuration: configuration) {
+      (_, _) throws(ReaderError) in []
+    }
+    let second = NDEFSession(transport: transport, configuration: configuration) {
+      (_, _) throws(ReaderError) in []
+    }
+    let firstEvents = try first.begin()
+    // The first session holds the reader before the second asks for it.
+    var firstIterator = firstEvents.makeAsyncIterator()
+    guard case .began? = await firstIterator.next() else {
+      Issue.record("the first session did not begin")
+      return
+    }
+    var secondLog: [String] = []
+    for await event in try second.begin() {
+      switch event {
+      case .queued(let position): secondLog.append("queued \(position)")
+      case .began: secondLog.append(first.ending == nil ? "began while the first runs" : "began")
+      case .ended(let ending, _): secondLog.append("ended \(ending.name)")
+      default: break
+      }
+    }
+    #expect(secondLog == ["queued 1", "began", "ended timedOut"])
+    #expect(first.ending == .timedOut(.seconds(1)))
+    let codes = NFCControlCodes.tapwireDefaults
+    #expect(
+      Self.withoutReasonQueries(stack.controlLog()) == [
+        Self.startLine, Self.line(codes.stopNFCWithError, Array("Try again".utf8)),
+        Self.startLine, Self.line(codes.stopNFCWithError, Array("Try again".utf8)),
+      ])
   }
 }

@@ -15,16 +15,16 @@ struct FixedTag: DetectedTag, Hashable {
 /// A reader that always has the same tag in its field: the NFCReader protocols implemented
 /// outside Tapwire, as a test double in a user's tool would.
 struct FixedTagTransport: ReaderTransport {
-  struct Connection: ReaderConnection {
+  struct Reader: ClaimedReader {
     var tag: FixedTag
     func poll() async throws(ReaderError) -> FixedTag? { tag }
-    func close() async {}
+    func close(ending: SessionEnding, message: String?) async {}
   }
 
   var tag: FixedTag
   var deviceKey: String { "downstream:fixed" }
   func checkAvailability() async throws(ReaderError) {}
-  func connect() async throws(ReaderError) -> Connection { Connection(tag: tag) }
+  func claim() async throws(ReaderError) -> Reader { Reader(tag: tag) }
 }
 
 func checkNFCReader() {
@@ -144,4 +144,19 @@ func updateCardInFirstReader(_ scriptText: String) async throws {
   let result = try await runUpdate(scriptText, over: PCSCAPDUTransport(card: card))
   print("\(result.executedCount) steps ok")
   try await card.disconnect(.reset)
+}
+
+/// A session reading the NDEF message of the next tag on a PC/SC reader (the NFCReaderPCSC
+/// landing page); compiled here, run by the PC/SC suite's own sessions.
+func pcscNDEFSession(context: PCSCContext, reader: String) -> ReaderSession<PCSCReaderTransport, NDEFMessage?>
+{
+  let transport = PCSCReaderTransport(context: context, reader: reader)
+  return ReaderSession<PCSCReaderTransport, NDEFMessage?>(
+    transport: transport,
+    configuration: SessionConfiguration(
+      timeout: .seconds(20), messages: SessionMessages(waiting: "Hold your card"))
+  ) { (_, tag) throws(ReaderError) in
+    guard let card = tag.card else { throw ReaderError(.sessionEnded, "no card") }
+    do { return try await card.readNDEF() } catch { throw ReaderError(.tagError, "\(error)") }
+  }
 }

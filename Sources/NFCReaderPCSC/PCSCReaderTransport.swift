@@ -66,7 +66,7 @@ public struct PCSCReaderTransport: ReaderTransport {
   /// `pcsc:<reader name>`: sessions on one reader wait for each other.
   public var deviceKey: String { "pcsc:" + reader }
 
-  /// Checks that pcscd knows the reader: ``ReaderError/Code/noReader`` when it does not.
+  /// Checks that pcscd knows the reader: `ReaderError.Code.noReader` when it does not.
   public func checkAvailability() async throws(ReaderError) {
     let names = try await context.readers()
     guard names.contains(reader) else {
@@ -120,7 +120,7 @@ public final class PCSCClaimedReader: ClaimedReader {
   /// discovery is ``PCSCReaderTransport/Discovery/statusChange`` or the reader answers
   /// `SCARD_E_UNSUPPORTED_FEATURE` (then status changes alone drive the session).
   ///
-  /// - Throws: ``ReaderError/Code/invalidArgument`` for messages START_NFC cannot carry
+  /// - Throws: `ReaderError.Code.invalidArgument` for messages START_NFC cannot carry
   ///   (a NUL inside), or the reader's refusal.
   public func startDiscovery(_ messages: SessionMessages) async throws(ReaderError) {
     var readerDriven = false
@@ -149,7 +149,7 @@ public final class PCSCClaimedReader: ClaimedReader {
   /// present (connected shared, UID and ATR read), or nil. A reader-driven reader is also
   /// asked why it stopped (``endingByReader``).
   ///
-  /// - Throws: ``ReaderError/Code/deviceFailure`` when the reader went away; the PC/SC
+  /// - Throws: `ReaderError.Code.deviceFailure` when the reader went away; the PC/SC
   ///   error of a failed status query or card connection.
   public func poll() async throws(ReaderError) -> PCSCTag? {
     let context = transport.context

@@ -60,23 +60,30 @@ public final class BlueZLink: Sendable {
     }
   }
 
-  /// `org.bluez.Device1.Connect` (waits up to `timeout` ms).
+  /// `org.bluez.Device1.Connect`, waiting up to `timeout` for BlueZ's answer. The bus
+  /// thread is not blocked meanwhile (link events and a `disconnect()` go on), and
+  /// cancelling the calling task abandons the call at once. `org.bluez.Error.AlreadyConnected`
+  /// is the state wanted, so it is success.
   ///
   /// - Throws: the BlueZ error typed: ``BlueZError/Code/unknownDevice``,
   ///   ``BlueZError/Code/inProgress``, ``BlueZError/Code/poweredOff``,
-  ///   ``BlueZError/Code/failed`` (`org.bluez.Error.Failed`, `...AlreadyConnected`), ...
-  public func connect(timeout: Int32 = 25_000) async throws(BlueZError) {
-    let path = path
-    _ = try await bus.perform { connection throws(BlueZError) in
-      try connection.call(bluez, path, deviceInterface, "Connect", timeout: timeout)
+  ///   ``BlueZError/Code/failed`` (`org.bluez.Error.Failed`), ``BlueZError/Code/timedOut``, ...
+  public func connect(timeout: Duration = .seconds(25)) async throws(BlueZError) {
+    do throws(BlueZError) {
+      _ = try await bus.call(bluez, path, deviceInterface, "Connect", timeout: timeout)
+    } catch  where error.name == "org.bluez.Error.AlreadyConnected" {
+      return
     }
   }
 
-  /// `org.bluez.Device1.Disconnect`.
-  public func disconnect() async throws(BlueZError) {
-    let path = path
-    _ = try await bus.perform { connection throws(BlueZError) in
-      try connection.call(bluez, path, deviceInterface, "Disconnect", timeout: 10_000)
+  /// `org.bluez.Device1.Disconnect`, waiting up to `timeout` for BlueZ's answer (BlueZ also
+  /// aborts a connection attempt in progress with it). `org.bluez.Error.NotConnected` is the
+  /// state wanted, so it is success.
+  public func disconnect(timeout: Duration = .seconds(10)) async throws(BlueZError) {
+    do throws(BlueZError) {
+      _ = try await bus.call(bluez, path, deviceInterface, "Disconnect", timeout: timeout)
+    } catch  where error.name == "org.bluez.Error.NotConnected" {
+      return
     }
   }
 

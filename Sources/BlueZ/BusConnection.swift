@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CDBus
 import Foundation
+import Synchronization
 
 /// A signal or other message that arrived on the bus.
 struct BusMessage: Sendable {
@@ -10,6 +11,10 @@ struct BusMessage: Sendable {
   var interface: String
   var member: String
   var arguments: [DBusValue]
+  /// The serial of the call a method return or error answers (0 otherwise).
+  var replySerial: UInt32 = 0
+  /// The error name of an error reply (empty otherwise).
+  var errorName: String = ""
 }
 
 /// A private libdbus connection, used only from the ``BusThread`` that owns it.
@@ -73,6 +78,27 @@ final class BusConnection {
     return Self.arguments(reply)
   }
 
+  /// Sends a method call without waiting; its reply arrives later among the polled
+  /// messages, with this serial as its `replySerial`.
+  func send(
+    _ destination: String, _ path: String, _ interface: String, _ method: String,
+    _ arguments: [DBusValue] = []
+  ) throws(BlueZError) -> UInt32 {
+    guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
+      throw BlueZError(.other, message: "out of memory")
+    }
+    defer { dbus_message_unref(message) }
+    var iter = DBusMessageIter()
+    dbus_message_iter_init_append(message, &iter)
+    for argument in arguments { argument.write(&iter) }
+    var serial: dbus_uint32_t = 0
+    guard dbus_connection_send(raw, message, &serial) != 0 else {
+      throw BlueZError(.other, message: "out of memory")
+    }
+    dbus_connection_flush(raw)
+    return serial
+  }
+
   /// Asks the bus daemon to route matching signals here.
   func addMatch(_ rule: String) throws(BlueZError) {
     var error = DBusError()
@@ -94,7 +120,8 @@ final class BusConnection {
           path: dbus_message_get_path(message).map { String(cString: $0) } ?? "",
           interface: dbus_message_get_interface(message).map { String(cString: $0) } ?? "",
           member: dbus_message_get_member(message).map { String(cString: $0) } ?? "",
-          arguments: Self.arguments(message)))
+          arguments: Self.arguments(message), replySerial: dbus_message_get_reply_serial(message),
+          errorName: dbus_message_get_error_name(message).map { String(cString: $0) } ?? ""))
       dbus_message_unref(message)
     }
     return messages
@@ -114,9 +141,22 @@ final class BusThread: @unchecked Sendable {
   private let lock = NSLock()
   private var jobs: [(BusConnection) -> Void] = []
   private var stopping = false
+  /// The connection closed under us (the bus daemon went away): calls fail at once.
+  private var closed = false
   private var finalJob: ((BusConnection) -> Void)?
   private var onMessage: (@Sendable (BusConnection, BusMessage) -> Void)?
   private var onClosed: (@Sendable () -> Void)?
+  /// Signalled when a job or the stop arrives (the thread waits on it once the connection
+  /// closed, instead of polling a dead socket).
+  private let wakeup = DispatchSemaphore(value: 0)
+  /// Calls awaiting their reply, by serial: touched on the bus thread only.
+  private var awaitingReply: [UInt32: PendingReply] = [:]
+
+  /// A method call sent and not answered yet.
+  private struct PendingReply {
+    var deadline: ContinuousClock.Instant
+    var resume: @Sendable (Result<[DBusValue], BlueZError>) -> Void
+  }
 
   private init() {}
 
@@ -161,18 +201,107 @@ final class BusThread: @unchecked Sendable {
         last?(connection)
         break
       }
-      guard open, let messages = connection.poll(milliseconds: 20) else {
-        open = false
-        onClosed?()
-        usleep(20_000)
+      guard open else {
+        // Closed: run the jobs that still come (their calls fail fast) until stopped,
+        // without spinning.
+        _ = wakeup.wait(timeout: .now() + 1)
         continue
       }
-      for message in messages { onMessage?(connection, message) }
+      guard let messages = connection.poll(milliseconds: 20) else {
+        open = false
+        lock.lock()
+        closed = true
+        lock.unlock()
+        failAwaitingReplies(BlueZError(.noBus, message: "the bus connection closed"))
+        onClosed?()
+        continue
+      }
+      for message in messages {
+        let isReply =
+          message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN || message.type == DBUS_MESSAGE_TYPE_ERROR
+        if isReply, let reply = awaitingReply.removeValue(forKey: message.replySerial) {
+          if message.type == DBUS_MESSAGE_TYPE_ERROR {
+            reply.resume(
+              .failure(
+                BlueZError(dbusName: message.errorName, message: message.arguments.first?.stringValue ?? "")))
+          } else {
+            reply.resume(.success(message.arguments))
+          }
+        } else {
+          onMessage?(connection, message)
+        }
+      }
+      expireAwaitingReplies()
     }
+    failAwaitingReplies(BlueZError(.noBus, message: "connection closed"))
     lock.lock()
     onMessage = nil
     onClosed = nil
     lock.unlock()
+  }
+
+  /// Fails the calls whose reply is overdue with `org.freedesktop.DBus.Error.NoReply`.
+  private func expireAwaitingReplies() {
+    let now = ContinuousClock.now
+    for (serial, reply) in awaitingReply where reply.deadline <= now {
+      awaitingReply[serial] = nil
+      reply.resume(
+        .failure(BlueZError(dbusName: "org.freedesktop.DBus.Error.NoReply", message: "no reply in time")))
+    }
+  }
+
+  private func failAwaitingReplies(_ error: BlueZError) {
+    let waiting = awaitingReply
+    awaitingReply = [:]
+    for reply in waiting.values { reply.resume(.failure(error)) }
+  }
+
+  /// Calls a method without blocking the bus thread: the reply is matched by serial as it
+  /// arrives, so signals and other calls go on meanwhile. Fails with `NoReply` after
+  /// `timeout`, and at once (the reply, if any, dropped) when the calling task is cancelled.
+  func call(
+    _ destination: String, _ path: String, _ interface: String, _ method: String,
+    _ arguments: [DBusValue] = [], timeout: Duration
+  ) async throws(BlueZError) -> [DBusValue] {
+    if Task.isCancelled { throw BlueZError(.other, message: "\(method) cancelled before it was sent") }
+    let serial = Mutex<UInt32?>(nil)
+    let once = Mutex<(@Sendable (Result<[DBusValue], BlueZError>) -> Void)?>(nil)
+    let result: Result<[DBusValue], BlueZError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        once.withLock { $0 = { continuation.resume(returning: $0) } }
+        let resume: @Sendable (Result<[DBusValue], BlueZError>) -> Void = { result in
+          once.withLock {
+            $0?(result)
+            $0 = nil
+          }
+        }
+        lock.lock()
+        if stopping || closed {
+          lock.unlock()
+          resume(.failure(BlueZError(.noBus, message: "connection closed")))
+          return
+        }
+        jobs.append { connection in
+          do throws(BlueZError) {
+            let sent = try connection.send(destination, path, interface, method, arguments)
+            serial.withLock { $0 = sent }
+            self.awaitingReply[sent] = PendingReply(deadline: ContinuousClock.now + timeout, resume: resume)
+          } catch {
+            resume(.failure(error))
+          }
+        }
+        lock.unlock()
+        wakeup.signal()
+      }
+    } onCancel: {
+      // The reply, if it comes, finds no one waiting and is dropped.
+      self.enqueue { _ in
+        if let sent = serial.withLock({ $0 }), let reply = self.awaitingReply.removeValue(forKey: sent) {
+          reply.resume(.failure(BlueZError(.other, message: "\(method) cancelled")))
+        }
+      }
+    }
+    return try result.get()
   }
 
   /// Runs `body` on the bus thread and returns its result.
@@ -194,6 +323,7 @@ final class BusThread: @unchecked Sendable {
         }
       }
       lock.unlock()
+      wakeup.signal()
     }
     return try result.get()
   }
@@ -203,6 +333,7 @@ final class BusThread: @unchecked Sendable {
     lock.lock()
     if !stopping { jobs.append(body) }
     lock.unlock()
+    wakeup.signal()
   }
 
   /// Ends the thread after `last` (e.g. StopDiscovery) has run; the connection closes.
@@ -213,5 +344,6 @@ final class BusThread: @unchecked Sendable {
       finalJob = last
     }
     lock.unlock()
+    wakeup.signal()
   }
 }

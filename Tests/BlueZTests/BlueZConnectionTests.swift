@@ -179,11 +179,71 @@ struct BlueZConnectionTests {
 
 final class Counter: @unchecked Sendable {
   private let lock = NSLock()
-  private var value = 0
+  private var count = 0
+  /// The count now.
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
   func increment() -> Int {
     lock.lock()
     defer { lock.unlock() }
-    value += 1
-    return value
+    count += 1
+    return count
+  }
+}
+
+extension BlueZConnectionTests {
+  /// Issue 35: a requested disconnect reaches BlueZ. The adapter used to start `Disconnect`
+  /// in a detached task and close the bus first, so the call was never sent; now the session
+  /// ends after BlueZ answered it. Checked on the mock's side (its call log), not only by the
+  /// events.
+  @Test func aRequestedDisconnectReachesBlueZ() async throws {
+    let stack = try stackWithReader()
+    defer { stack.stop() }
+    let s = session(stack)
+    let events = try await lifecycle(s) { event in
+      if case .connected = event { s.disconnect() }
+    }
+    await s.ended()
+    #expect(essentials(events).last == "disconnected(ReaderConnection.DisconnectReason.requestedByApp)")
+    #expect(try stack.send("calls hci0 \(Self.reader)") == "ok Connect Disconnect")
+  }
+
+  /// Cancelling the task that listens to the events ends the session: the connected reader
+  /// is disconnected on BlueZ's side and the runner ends within the disconnect bound.
+  @Test func cancellingTheListenerDisconnects() async throws {
+    let stack = try stackWithReader()
+    defer { stack.stop() }
+    let s = session(stack)
+    let connected = Counter()
+    let listener = Task {
+      for await event in s.events {
+        if case .lifecycle(.connected) = event { _ = connected.increment() }
+      }
+    }
+    for _ in 0..<400 where connected.value == 0 { try await Task.sleep(for: .milliseconds(25)) }
+    #expect(connected.value == 1)
+    listener.cancel()
+    let clock = ContinuousClock()
+    let start = clock.now
+    await s.ended()
+    #expect(start.duration(to: clock.now) < BlueZReaderConnection.disconnectBound + .seconds(2))
+    #expect(try stack.send("calls hci0 \(Self.reader)") == "ok Connect Disconnect")
+  }
+
+  /// `org.bluez.Error.AlreadyConnected` answers Connect when the device is connected already
+  /// (another client connected it): that is the state wanted, so the session is connected.
+  /// The mock answers as real BlueZ does (the device's `Connected` is true and Connect fails).
+  @Test func alreadyConnectedIsConnected() async throws {
+    let stack = try stackWithReader()
+    defer { stack.stop() }
+    try stack.send("already hci0 \(Self.reader)")
+    let s = session(stack)
+    let events = try await lifecycle(s) { event in
+      if case .connected = event { s.disconnect() }
+    }
+    #expect(essentials(events).first == "connected TW000007")
   }
 }

@@ -13,6 +13,10 @@ One command per line on stdin, one answer line on stdout ("ok ..." or "error NAM
   refuse HCI ADDRESS            Device1.Connect fails from now on with org.bluez.Error.Failed
   power HCI 0|1                 Adapter1.Powered
   busy HCI                      Adapter1.StartDiscovery fails with org.bluez.Error.InProgress
+  calls HCI ADDRESS             "ok M1 M2 ...": the Device1 methods called so far, in order
+  already HCI ADDRESS           the device is connected (by another client): Connected true, and
+                                Device1.Connect fails with org.bluez.Error.AlreadyConnected, as
+                                real BlueZ answers then
 """
 import json
 import sys
@@ -101,6 +105,16 @@ def run(words):
         mock = dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + words[1]), MOCK)
         mock.AddMethod(ADAPTER, 'StartDiscovery', '', '',
                        "raise dbus.exceptions.DBusException('busy', name='org.bluez.Error.InProgress')")
+        return ''
+    if command == 'calls':
+        mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
+        return ' '.join(str(call[1]) for call in mock.GetCalls() if call[1] in ('Connect', 'Disconnect'))
+    if command == 'already':
+        device = bus.get_object('org.bluez', path(words[1], words[2]))
+        mock = dbus.Interface(device, MOCK)
+        mock.AddMethod(DEVICE, 'Connect', '', '',
+                       "raise dbus.exceptions.DBusException('connected', name='org.bluez.Error.AlreadyConnected')")
+        dbus.Interface(device, PROPS).Set(DEVICE, 'Connected', dbus.Boolean(True))
         return ''
     raise ValueError('unknown command ' + command)
 

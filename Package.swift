@@ -81,9 +81,11 @@ let package = Package(
       swiftSettings: swiftSettings),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // The JSON writer both executables print with (not a product).
+    .target(name: "JSONOutput", swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(
-      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
+      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput"],
       swiftSettings: swiftSettings),
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
@@ -92,7 +94,7 @@ let package = Package(
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
-        "ReaderConnection",
+        "ReaderConnection", "JSONOutput",
       ],
       swiftSettings: swiftSettings),
 
@@ -207,6 +209,7 @@ let package = Package(
       dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc"],
       exclude: ["bluez_mock.py", "bleak_scan.py"],
       swiftSettings: swiftSettings),
+    .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),
   ]

@@ -172,6 +172,10 @@ let package = Package(
       dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
+    // Test support (not a product): daemons in a private namespace, started and stopped by PID,
+    // for the PC/SC and BlueZ stacks.
+    .target(name: "DaemonStack", path: "Tests/DaemonStack", swiftSettings: swiftSettings),
+
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "NDEFTests", dependencies: ["NDEF", "NFCWire", "BLEAdvertising"], exclude: ["Vectors"],
@@ -192,7 +196,7 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
-        "PCSCControl",
+        "PCSCControl", "DaemonStack",
       ],
       exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),
@@ -206,7 +210,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "BlueZTests",
-      dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc"],
+      dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc", "DaemonStack"],
       exclude: ["bluez_mock.py", "bleak_scan.py"],
       swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),

@@ -87,9 +87,11 @@ let package = Package(
       swiftSettings: swiftSettings),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // The JSON writer both executables print with (not a product).
+    .target(name: "JSONOutput", swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(
-      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags"],
+      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput"],
       swiftSettings: swiftSettings),
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
@@ -98,7 +100,7 @@ let package = Package(
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
-        "ReaderConnection",
+        "ReaderConnection", "JSONOutput",
       ],
       swiftSettings: swiftSettings),
 
@@ -176,6 +178,10 @@ let package = Package(
       dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
+    // Test support (not a product): daemons in a private namespace, started and stopped by PID,
+    // for the PC/SC and BlueZ stacks.
+    .target(name: "DaemonStack", path: "Tests/DaemonStack", swiftSettings: swiftSettings),
+
     .testTarget(name: "NFCWireTests", dependencies: ["NFCWire"], swiftSettings: swiftSettings),
     .testTarget(
       name: "NDEFTests", dependencies: ["NDEF", "NFCWire", "BLEAdvertising"], exclude: ["Vectors"],
@@ -196,7 +202,7 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
-        "PCSCControl",
+        "PCSCControl", "DaemonStack",
       ],
       exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),
@@ -210,9 +216,10 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "BlueZTests",
-      dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc"],
+      dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc", "DaemonStack"],
       exclude: ["bluez_mock.py", "bleak_scan.py"],
       swiftSettings: swiftSettings),
+    .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),
   ]

@@ -32,20 +32,8 @@ public enum TextValidation {
         index &+= 1
         continue
       }
-      // The length of the sequence and the range its second byte must fall in.
-      let length: Int
-      var low: UInt8 = 0x80
-      var high: UInt8 = 0xBF
-      switch lead {
-      case 0xC2...0xDF: length = 2
-      case 0xE0: length = 3; low = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED: length = 3; high = 0x9F
-      case 0xF0: length = 4; low = 0x90
-      case 0xF1...0xF3: length = 4
-      case 0xF4: length = 4; high = 0x8F
-      default: return index
-      }
+      let (length, low, high) = leadByteRule(lead)
+      guard length != 0 else { return index }
       guard index &+ length <= count else { return index }
       guard let second = bytes.byte(at: index &+ 1), second >= low, second <= high else {
         return index
@@ -58,6 +46,30 @@ public enum TextValidation {
       index &+= length
     }
     return nil
+  }
+
+  /// The UTF-8 lead-byte table (Unicode 15, §3.9, table 3-7): for a lead byte of 0x80 or
+  /// more, the length of the sequence it starts and the range its second byte must fall in
+  /// (later bytes are 0x80...0xBF); length 0 for a byte that starts no sequence (a
+  /// continuation byte, C0, C1, F5...FF). Validation and transcoding both read it. A length
+  /// of 0 rather than an optional keeps ``firstInvalidUTF8(_:)``'s machine code what it was
+  /// with the table written inline (an optional tuple cost it about 4% more instructions).
+  @inline(__always)
+  static func leadByteRule(_ lead: UInt8) -> (length: Int, low: UInt8, high: UInt8) {
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0: length = 3; low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED: length = 3; high = 0x9F
+    case 0xF0: length = 4; low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4: length = 4; high = 0x8F
+    default: length = 0
+    }
+    return (length, low, high)
   }
 
   /// The byte index of the first code unit that breaks UTF-16 (an odd byte count, or an

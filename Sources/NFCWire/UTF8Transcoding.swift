@@ -12,19 +12,8 @@ extension TextValidation {
   static func sequenceLength(_ bytes: RawSpan, at index: Int) -> Int {
     guard let lead = bytes.byte(at: index) else { return -1 }
     if lead < 0x80 { return 1 }
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; high = 0x9F
-    case 0xF0: length = 4; low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; high = 0x8F
-    default: return -1
-    }
+    let (length, low, high) = leadByteRule(lead)
+    guard length != 0 else { return -1 }
     guard let second = bytes.byte(at: index &+ 1), second >= low, second <= high else { return -1 }
     var next = 2
     while next < length {

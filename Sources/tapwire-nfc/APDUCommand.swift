@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ISO7816
+import JSONOutput
 import NFCReader
 import NFCReaderLibNFC
 import NFCWire
@@ -153,10 +154,12 @@ enum APDUCommand {
         let data = Array(reply.dropLast(2))
         let sw = StatusWord(sw1: reply[reply.count - 2], sw2: reply[reply.count - 1])
         if json {
-          print(
-            "{\"ok\": true, \"format\": \"rapdu\", \"capdu\": \"\(Hex.string(command))\", "
-              + "\"data\": \"\(Hex.string(data))\", \"sw\": \"\(sw.hexString)\", "
-              + "\"category\": \"\(sw.category.name)\", \"meaning\": \(quoted(sw.meaning))}")
+          let rapdu: JSON = .object([
+            ("ok", .bool(true)), ("format", .string("rapdu")), ("capdu", .string(Hex.string(command))),
+            ("data", .string(Hex.string(data))), ("sw", .string(sw.hexString)),
+            ("category", .string(sw.category.name)), ("meaning", .string(sw.meaning)),
+          ])
+          print(rapdu.serialized(.spaced))
         } else {
           let answer = data.isEmpty ? sw.hexString : Hex.string(data) + " " + sw.hexString
           print("\(Hex.string(command)) -> \(answer) (\(sw.meaning))")
@@ -170,20 +173,6 @@ enum APDUCommand {
 
   static func progress(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
-  }
-
-  /// A JSON string literal.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }
 
@@ -201,20 +190,23 @@ struct JSONStep {
     self.ok = ok
   }
 
-  var object: String {
+  /// `{"step", "command", "name", "data", "sw", "ok"}`.
+  var object: JSON {
     let command = (try? step.command.encodedBytes(lengthEncoding: step.lengthEncoding)) ?? []
-    let name = step.command.commandName.map { APDUCommand.quoted($0) } ?? "null"
-    return "{\"step\": \(index + 1), \"command\": \"\(Hex.string(command))\", \"name\": \(name), "
-      + "\"data\": \"\(Hex.string(response.data))\", \"sw\": \"\(response.statusWord.hexString)\", "
-      + "\"ok\": \(ok)}"
+    return .object([
+      ("step", .int(index + 1)), ("command", .string(Hex.string(command))),
+      ("name", JSON(step.command.commandName)), ("data", .string(Hex.string(response.data))),
+      ("sw", .string(response.statusWord.hexString)), ("ok", .bool(ok)),
+    ])
   }
 
   /// `{"ok", "format": "apduScript", "totalSteps", "completedSteps", "failedStep", "steps"}`.
   static func summary(steps: [JSONStep], total: Int, failedStep: Int?, failure: String?) -> String {
-    let failed = failedStep.map { String($0 + 1) } ?? "null"
-    let error = failure.map { APDUCommand.quoted($0) } ?? "null"
-    return "{\"ok\": \(failure == nil), \"format\": \"apduScript\", \"totalSteps\": \(total), "
-      + "\"completedSteps\": \(steps.filter(\.ok).count), \"failedStep\": \(failed), \"error\": \(error), "
-      + "\"steps\": [\(steps.map(\.object).joined(separator: ", "))]}"
+    let summary: JSON = .object([
+      ("ok", .bool(failure == nil)), ("format", .string("apduScript")), ("totalSteps", .int(total)),
+      ("completedSteps", .int(steps.filter(\.ok).count)), ("failedStep", JSON(failedStep.map { $0 + 1 })),
+      ("error", JSON(failure)), ("steps", .array(steps.map(\.object))),
+    ])
+    return summary.serialized(.spaced)
   }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ISO7816
+import JSONOutput
 import NFCReader
 import NFCReaderLibNFC
 import NFCReaderPCSC
@@ -116,7 +117,7 @@ enum AdminCommand {
     var commands = 0
     var rounds = 0
     var requests = 0
-    var events: [String] = []
+    var events: [JSON] = []
     await runner.run(&plan) { _, event, progress in
       let percent = Int((progress.fraction * 100).rounded())
       switch event {
@@ -140,8 +141,10 @@ enum AdminCommand {
           + (accepted ? " ok" : " FAILED") + " (\(percent)%)"
         APDUCommand.progress(line)
         events.append(
-          "{\"round\": \(round), \"command\": \(index + 1), \"apdu\": \"\(Hex.string(bytes))\", "
-            + "\"sw\": \"\(sw.hexString.lowercased())\", \"ok\": \(accepted)}")
+          .object([
+            ("round", .int(round)), ("command", .int(index + 1)), ("apdu", .string(Hex.string(bytes))),
+            ("sw", .string(sw.hexString.lowercased())), ("ok", .bool(accepted)),
+          ]))
       case .applicationRefused(let round, let sw, let status):
         APDUCommand.progress("round trip \(round): SELECT answered \(sw.hexString): \(status.rawValue)")
       case .retrying(let round, let attempt, _, let reason):
@@ -152,13 +155,15 @@ enum AdminCommand {
         APDUCommand.progress("all scripts done after \(total) round trips")
       }
     }
-    let list = events.joined(separator: ", ")
+    let list = JSON.array(events)
     let resumeURI = runner.lastCheckpoint?.uri
     if plan.state == .ready {
       if json {
-        print(
-          "{\"ok\": true, \"format\": \"admin\", \"update\": \(APDUCommand.quoted(update.id)), \"rounds\": \(rounds), "
-            + "\"requests\": \(requests), \"commands\": [\(list)]}")
+        let result: JSON = .object([
+          ("ok", .bool(true)), ("format", .string("admin")), ("update", .string(update.id)),
+          ("rounds", .int(rounds)), ("requests", .int(requests)), ("commands", list),
+        ])
+        print(result.serialized(.spaced))
       } else {
         print("update done: \(rounds) round trips, \(commands) commands")
       }
@@ -168,13 +173,20 @@ enum AdminCommand {
     let message = describe(error)
     if json {
       let code = error.session?.code.name ?? codeName(error.code)
-      print(
-        "{\"ok\": false, \"format\": \"admin\", \"update\": \(APDUCommand.quoted(update.id)), \"rounds\": \(rounds), "
-          + "\"requests\": \(requests), \"commands\": [\(list)], \"error\": {\"code\": \"\(code)\", "
-          + "\"round\": \(error.round.map(String.init) ?? "null"), "
-          + "\"command\": \(error.step.map { String($0 + 1) } ?? "null"), "
-          + "\"offset\": \(error.session?.apduError?.offset ?? 0), \"message\": \(APDUCommand.quoted(message))}, "
-          + "\"resumeURI\": \(resumeURI.map(APDUCommand.quoted) ?? "null")}")
+      let failure: JSON = .object([
+        ("ok", .bool(false)), ("format", .string("admin")), ("update", .string(update.id)),
+        ("rounds", .int(rounds)), ("requests", .int(requests)), ("commands", list),
+        (
+          "error",
+          .object([
+            ("code", .string(code)), ("round", JSON(error.round)),
+            ("command", JSON(error.step.map { $0 + 1 })),
+            ("offset", .int(error.session?.apduError?.offset ?? 0)), ("message", .string(message)),
+          ])
+        ),
+        ("resumeURI", JSON(resumeURI)),
+      ])
+      print(failure.serialized(.spaced))
     }
     if let resumeURI { APDUCommand.progress("resume with: --resume \(resumeURI)") }
     FileHandle.standardError.write(Data("tapwire: update failed: \(message)\n".utf8))

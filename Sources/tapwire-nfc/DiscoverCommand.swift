@@ -2,6 +2,7 @@
 import BLEAdvertising
 import BlueZ
 import Foundation
+import JSONOutput
 import ReaderConnection
 
 /// `tapwire discover` and `tapwire connect`: ReaderDiscovery fed by BlueZ (or a btsnoop
@@ -205,43 +206,31 @@ enum DiscoverCommand {
 
   static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
-  static func optional(_ value: Int?) -> String { value.map(String.init) ?? "null" }
-
-  static func readerJSON(_ r: DiscoveredReader) -> String {
-    let fields: [(String, String)] = [
-      ("serial", quoted(r.serial)), ("profile", quoted(r.profileName)),
-      ("address", quoted(r.address.description)),
-      ("addressType", quoted(r.addressType.name)), ("localName", r.localName.map(quoted) ?? "null"),
-      ("batteryLevel", optional(r.batteryLevel)), ("rssi", String(r.rssi)), ("txPower", optional(r.txPower)),
-      ("pathLoss", String(r.pathLoss)),
+  static func readerJSON(_ r: DiscoveredReader) -> JSON {
+    let fields: [(String, JSON)] = [
+      ("serial", .string(r.serial)), ("profile", .string(r.profileName)),
+      ("address", .string(r.address.description)),
+      ("addressType", .string(r.addressType.name)), ("localName", JSON(r.localName)),
+      ("batteryLevel", JSON(r.batteryLevel)), ("rssi", .int(r.rssi)), ("txPower", JSON(r.txPower)),
+      ("pathLoss", .int(r.pathLoss)),
     ]
-    return "{" + fields.map { quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    return .object(fields)
   }
 
   static func eventJSON(_ event: DiscoveryEvent) -> String {
-    let head = "{\"ok\":true,\"format\":\"discovery\",\"event\":"
+    func line(_ name: String, _ fields: [(String, JSON)] = []) -> String {
+      JSON.object([("ok", .bool(true)), ("format", .string("discovery")), ("event", .string(name))] + fields)
+        .serialized
+    }
     switch event {
     case .readersChanged(let list):
-      return head + "\"readersChanged\",\"readers\":[\(list.map(readerJSON).joined(separator: ","))]}"
+      return line("readersChanged", [("readers", .array(list.map(readerJSON)))])
     case .scanEnded(let list):
-      return head + "\"scanEnded\",\"readers\":[\(list.map(readerJSON).joined(separator: ","))]}"
-    case .readerChosen(let r): return head + "\"readerChosen\",\"reader\":\(readerJSON(r))}"
-    case .readerDetails(let r): return head + "\"readerDetails\",\"reader\":\(readerJSON(r))}"
-    case .readerLost(let r): return head + "\"readerLost\",\"reader\":\(readerJSON(r))}"
-    case .notFound: return head + "\"notFound\"}"
+      return line("scanEnded", [("readers", .array(list.map(readerJSON)))])
+    case .readerChosen(let r): return line("readerChosen", [("reader", readerJSON(r))])
+    case .readerDetails(let r): return line("readerDetails", [("reader", readerJSON(r))])
+    case .readerLost(let r): return line("readerLost", [("reader", readerJSON(r))])
+    case .notFound: return line("notFound")
     }
   }
 
@@ -284,44 +273,50 @@ enum DiscoverCommand {
   }
 
   /// One event as `(event, extra fields)`.
-  static func lifecycleFields(_ event: ConnectionEvent) -> (String, [(String, String)]) {
+  static func lifecycleFields(_ event: ConnectionEvent) -> (String, [(String, JSON)]) {
     switch event {
-    case .statusChanged(let s): return ("statusChanged", [("status", quoted("\(s)"))])
+    case .statusChanged(let s): return ("statusChanged", [("status", .string("\(s)"))])
     case .discovery: return ("discovery", [])
     case .notFound: return ("notFound", [])
     case .discoveryStopped: return ("discoveryStopped", [])
     case .connected(let r):
       return (
-        "connected", [("serial", r.serial.map(quoted) ?? "null"), ("address", quoted(r.address.description))]
+        "connected", [("serial", JSON(r.serial)), ("address", .string(r.address.description))]
       )
     case .connectFailed(let f):
       let (code, name) = failureName(f)
-      return ("connectFailed", [("code", quoted(code)), ("name", quoted(name))])
+      return ("connectFailed", [("code", .string(code)), ("name", .string(name))])
     case .reconnectStarted(let reason, let handle):
-      return ("reconnectStarted", [("reason", quoted(reasonName(reason))), ("handle", String(handle.id))])
-    case .reconnectAttempt(let n): return ("reconnectAttempt", [("attempt", String(n))])
+      return (
+        "reconnectStarted",
+        [("reason", .string(reasonName(reason))), ("handle", .int(Int(clamping: handle.id)))]
+      )
+    case .reconnectAttempt(let n): return ("reconnectAttempt", [("attempt", .int(n))])
     case .reconnectSucceeded: return ("reconnectSucceeded", [])
-    case .reconnectFailed(.cancelled): return ("reconnectFailed", [("code", quoted("cancelled"))])
+    case .reconnectFailed(.cancelled): return ("reconnectFailed", [("code", .string("cancelled"))])
     case .reconnectFailed(.attemptsExhausted(let last)):
       let (code, name) = failureName(last)
       return (
         "reconnectFailed",
-        [("code", quoted("attemptsExhausted")), ("lastFailure", quoted(code)), ("name", quoted(name))]
+        [("code", .string("attemptsExhausted")), ("lastFailure", .string(code)), ("name", .string(name))]
       )
     case .rebootRequested: return ("rebootRequested", [])
-    case .disconnected(let reason): return ("disconnected", [("reason", quoted(reasonName(reason)))])
+    case .disconnected(let reason): return ("disconnected", [("reason", .string(reasonName(reason)))])
     }
   }
 
   static func lifecycleJSON(_ event: ConnectionEvent) -> String {
     let (name, fields) = lifecycleFields(event)
-    return "{\"ok\":true,\"format\":\"connection\",\"event\":\(quoted(name))"
-      + fields.map { ",\(quoted($0.0)):\($0.1)" }.joined() + "}"
+    return JSON.object(
+      [("ok", .bool(true)), ("format", .string("connection")), ("event", .string(name))] + fields
+    )
+    .serialized
   }
 
   static func lifecycleText(_ event: ConnectionEvent) -> String {
     let (name, fields) = lifecycleFields(event)
-    return ([name] + fields.map { "\($0.0)=\($0.1.replacingOccurrences(of: "\"", with: ""))" }).joined(
-      separator: " ")
+    return ([name] + fields.map { "\($0.0)=\($0.1.serialized.replacingOccurrences(of: "\"", with: ""))" })
+      .joined(
+        separator: " ")
   }
 }

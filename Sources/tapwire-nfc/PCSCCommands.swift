@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ISO7816
+import JSONOutput
 import NDEF
 import NFCReader
 import NFCReaderPCSC
@@ -56,11 +57,16 @@ enum PCSCCommands {
       TapwireNFC.fail("no reader: \(error)", status: 1)
     }
     if json {
-      let readers = rows.map { name, state in
-        "{\"name\": \(APDUCommand.quoted(name)), \"cardPresent\": \(state?.isCardPresent ?? false), "
-          + "\"atr\": \"\(Hex.string(state?.atr ?? []))\"}"
+      let readers = rows.map { name, state -> JSON in
+        .object([
+          ("name", .string(name)), ("cardPresent", .bool(state?.isCardPresent ?? false)),
+          ("atr", .string(Hex.string(state?.atr ?? []))),
+        ])
       }
-      print("{\"ok\": true, \"format\": \"pcscReaders\", \"readers\": [\(readers.joined(separator: ", "))]}")
+      let list: JSON = .object([
+        ("ok", .bool(true)), ("format", .string("pcscReaders")), ("readers", .array(readers)),
+      ])
+      print(list.serialized(.spaced))
       return
     }
     if rows.isEmpty { print("no readers") }
@@ -117,10 +123,18 @@ enum PCSCCommands {
       )
     } catch {
       if json {
-        print(
-          "{\"ok\": false, \"format\": \"atr\", \"reader\": \(APDUCommand.quoted(card.reader)), "
-            + "\"atr\": \"\(Hex.string(bytes))\", \"error\": {\"code\": \"\(error.code.name)\", "
-            + "\"offset\": \(error.offset), \"message\": \(APDUCommand.quoted(error.code.message))}}")
+        let failure: JSON = .object([
+          ("ok", .bool(false)), ("format", .string("atr")), ("reader", .string(card.reader)),
+          ("atr", .string(Hex.string(bytes))),
+          (
+            "error",
+            .object([
+              ("code", .string(error.code.name)), ("offset", .int(error.offset)),
+              ("message", .string(error.code.message)),
+            ])
+          ),
+        ])
+        print(failure.serialized(.spaced))
       }
       TapwireNFC.fail("ATR \(Hex.string(bytes)) does not decode: \(error)", status: 1)
     }
@@ -179,16 +193,19 @@ enum PCSCCommands {
 
   /// `{"ok": true, "format": "atr", ...}`.
   static func atrJSON(_ atr: AnswerToReset, bytes: [UInt8], reader: String) -> String {
-    let interface = interfaceBytes(atr).map {
-      "{\"name\": \"\($0.0)\", \"value\": \"\(Hex.string([$0.1]))\"}"
+    let interface = interfaceBytes(atr).map { name, value -> JSON in
+      .object([("name", .string(name)), ("value", .string(Hex.string([value])))])
     }
-    let tck = atr.checkCharacter.map { "\"\(Hex.string([$0]))\"" } ?? "null"
-    return "{\"ok\": true, \"format\": \"atr\", \"reader\": \(APDUCommand.quoted(reader)), "
-      + "\"atr\": \"\(Hex.string(bytes))\", \"ts\": \"\(Hex.string([atr.convention.rawValue]))\", "
-      + "\"convention\": \"\(atr.convention == .direct ? "direct" : "inverse")\", "
-      + "\"t0\": \"\(Hex.string([atr.formatCharacter]))\", \"interfaceBytes\": [\(interface.joined(separator: ", "))], "
-      + "\"protocols\": [\(atr.protocols.map(String.init).joined(separator: ", "))], "
-      + "\"historicalBytes\": \"\(Hex.string(atr.historicalBytes))\", \"tck\": \(tck)}"
+    let result: JSON = .object([
+      ("ok", .bool(true)), ("format", .string("atr")), ("reader", .string(reader)),
+      ("atr", .string(Hex.string(bytes))), ("ts", .string(Hex.string([atr.convention.rawValue]))),
+      ("convention", .string(atr.convention == .direct ? "direct" : "inverse")),
+      ("t0", .string(Hex.string([atr.formatCharacter]))), ("interfaceBytes", .array(interface)),
+      ("protocols", .array(atr.protocols.map { .int(Int($0)) })),
+      ("historicalBytes", .string(Hex.string(atr.historicalBytes))),
+      ("tck", JSON(atr.checkCharacter.map { Hex.string([$0]) })),
+    ])
+    return result.serialized(.spaced)
   }
 
   /// One line on standard error naming the card: `card in READER, ATR ..., T=1`.

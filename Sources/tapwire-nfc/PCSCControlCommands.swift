@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import JSONOutput
 import NFCReader
 import NFCReaderPCSC
 import NFCWire
@@ -40,9 +41,12 @@ enum PCSCControlCommands {
   }
 
   /// `{"code": ..., "offset": 0, "message": ...}` for a reader error.
-  static func errorJSON(_ error: ReaderError) -> String {
-    "{\"code\": \"\(error.code.name)\", \"offset\": 0, \"message\": \(APDUCommand.quoted(error.description))"
-      + (error.transportCodeName.map { ", \"pcscCode\": \"\($0)\"" } ?? "") + "}"
+  static func errorJSON(_ error: ReaderError) -> JSON {
+    var fields: [(String, JSON)] = [
+      ("code", .string(error.code.name)), ("offset", .int(0)), ("message", .string(error.description)),
+    ]
+    if let name = error.transportCodeName { fields.append(("pcscCode", .string(name))) }
+    return .object(fields)
   }
 
   static func features(_ arguments: [String]) async {
@@ -56,26 +60,37 @@ enum PCSCControlCommands {
     } catch {
       try? await card.disconnect()
       if json {
-        print(
-          "{\"ok\": false, \"format\": \"pcscFeatures\", \"reader\": \(APDUCommand.quoted(card.reader)), "
-            + "\"error\": \(errorJSON(error))}")
+        let failure: JSON = .object([
+          ("ok", .bool(false)), ("format", .string("pcscFeatures")), ("reader", .string(card.reader)),
+          ("error", errorJSON(error)),
+        ])
+        print(failure.serialized(.spaced))
       }
       TapwireNFC.fail("\(error)", status: 1)
     }
     try? await card.disconnect()
     if json {
-      let features = list.entries.map {
-        "{\"tag\": \($0.feature.rawValue), \"name\": \($0.feature.name.map(APDUCommand.quoted) ?? "null"), "
-          + "\"controlCode\": \"\(hex32($0.controlCode.rawValue))\"}"
+      let features = list.entries.map { entry -> JSON in
+        .object([
+          ("tag", .int(Int(entry.feature.rawValue))), ("name", JSON(entry.feature.name)),
+          ("controlCode", .string(hex32(entry.controlCode.rawValue))),
+        ])
       }
-      let props = (properties?.properties ?? []).map {
-        "{\"tag\": \($0.tag.rawValue), \"name\": \($0.tag.name.map(APDUCommand.quoted) ?? "null"), "
-          + "\"value\": \"\(Hex.string($0.value))\", \"integer\": \($0.integer.map(String.init) ?? "null")}"
+      let props = properties.map { found in
+        JSON.array(
+          found.properties.map { property in
+            .object([
+              ("tag", .int(Int(property.tag.rawValue))), ("name", JSON(property.tag.name)),
+              ("value", .string(Hex.string(property.value))),
+              ("integer", JSON(property.integer.map { Int($0) })),
+            ])
+          })
       }
-      print(
-        "{\"ok\": true, \"format\": \"pcscFeatures\", \"reader\": \(APDUCommand.quoted(card.reader)), "
-          + "\"features\": [\(features.joined(separator: ", "))], "
-          + "\"properties\": \(properties == nil ? "null" : "[" + props.joined(separator: ", ") + "]")}")
+      let result: JSON = .object([
+        ("ok", .bool(true)), ("format", .string("pcscFeatures")), ("reader", .string(card.reader)),
+        ("features", .array(features)), ("properties", props ?? .null),
+      ])
+      print(result.serialized(.spaced))
       return
     }
     print("reader      \(card.reader)")
@@ -128,16 +143,20 @@ enum PCSCControlCommands {
       input = []
     }
     let card = await direct(arguments)
-    let head =
-      "\"format\": \"pcscControl\", \"reader\": \(APDUCommand.quoted(card.reader)), "
-      + "\"controlCode\": \"\(hex32(code.rawValue))\", \"input\": \"\(Hex.string(input))\""
+    let head: [(String, JSON)] = [
+      ("format", .string("pcscControl")), ("reader", .string(card.reader)),
+      ("controlCode", .string(hex32(code.rawValue))), ("input", .string(Hex.string(input))),
+    ]
     do throws(ReaderError) {
       let output = try await card.control(code, input)
       try? await card.disconnect()
-      print(json ? "{\"ok\": true, \(head), \"output\": \"\(Hex.string(output))\"}" : Hex.string(output))
+      let result: JSON = .object([("ok", .bool(true))] + head + [("output", .string(Hex.string(output)))])
+      print(json ? result.serialized(.spaced) : Hex.string(output))
     } catch {
       try? await card.disconnect()
-      if json { print("{\"ok\": false, \(head), \"error\": \(errorJSON(error))}") }
+      if json {
+        print(JSON.object([("ok", .bool(false))] + head + [("error", errorJSON(error))]).serialized(.spaced))
+      }
       TapwireNFC.fail("control 0x\(hex32(code.rawValue)): \(error)", status: 1)
     }
   }
@@ -156,8 +175,8 @@ enum PCSCControlCommands {
       TapwireNFC.fail("\(error)", status: 1)
     }
     try? await card.disconnect()
-    func field(_ answer: GetDataPseudoAPDU.Answer) -> String {
-      answer.bytes.map { "\"\(Hex.string($0))\"" } ?? "null"
+    func field(_ answer: GetDataPseudoAPDU.Answer) -> JSON {
+      JSON(answer.bytes.map(Hex.string))
     }
     func status(_ answer: GetDataPseudoAPDU.Answer) -> String {
       switch answer {
@@ -170,18 +189,27 @@ enum PCSCControlCommands {
     }
     guard let bytes = uid.bytes else {
       if json {
-        print(
-          "{\"ok\": false, \"format\": \"pcscUID\", \"reader\": \(APDUCommand.quoted(card.reader)), "
-            + "\"error\": {\"code\": \"uidNotSupported\", \"offset\": 0, \"message\": \"GET DATA answered \(status(uid))\"}}"
-        )
+        let failure: JSON = .object([
+          ("ok", .bool(false)), ("format", .string("pcscUID")), ("reader", .string(card.reader)),
+          (
+            "error",
+            .object([
+              ("code", .string("uidNotSupported")), ("offset", .int(0)),
+              ("message", .string("GET DATA answered \(status(uid))")),
+            ])
+          ),
+        ])
+        print(failure.serialized(.spaced))
       }
       TapwireNFC.fail("the reader gives no UID: GET DATA answered \(status(uid))", status: 1)
     }
     if json {
-      print(
-        "{\"ok\": true, \"format\": \"pcscUID\", \"reader\": \(APDUCommand.quoted(card.reader)), "
-          + "\"uid\": \"\(Hex.string(bytes))\", \"historicalBytes\": \(field(historical)), "
-          + "\"historicalBytesStatus\": \"\(status(historical))\", \"atr\": \"\(Hex.string(atr))\"}")
+      let result: JSON = .object([
+        ("ok", .bool(true)), ("format", .string("pcscUID")), ("reader", .string(card.reader)),
+        ("uid", .string(Hex.string(bytes))), ("historicalBytes", field(historical)),
+        ("historicalBytesStatus", .string(status(historical))), ("atr", .string(Hex.string(atr))),
+      ])
+      print(result.serialized(.spaced))
       return
     }
     print("reader      \(card.reader)")

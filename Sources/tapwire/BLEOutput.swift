@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
+import JSONOutput
 import NFCWire
 
 /// JSON and human output for `adv`, `hci` and `btsnoop` (see `shared/spec/cli-json.md`).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import JSONOutput
 
 /// `tapwire decode DIR`: every file in a directory (not its subdirectories, not hidden
 /// files), in name order; one JSON object per file and line with `--json` (its first key

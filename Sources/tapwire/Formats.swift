@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
+import JSONOutput
 import NDEF
 
 /// Why an input did not decode: the error's contract code, offset and message.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSONOutput
+
 /// One line of the human tree, like a field in `tshark -V`: where the field starts in the
 /// input, its raw bytes, its name, its value and what the value means; fields inside it
 /// are its children, indented under it.

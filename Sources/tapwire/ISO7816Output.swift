@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
+import JSONOutput
 import NFCWire
 
 /// JSON for `capdu`, `rapdu` and `bertlv` (see `shared/spec/cli-json.md`).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSONOutput
 import NDEF
 
 /// Scalar JSON values as text for the human tree, and notes on some of them.

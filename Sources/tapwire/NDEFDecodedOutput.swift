@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
+import JSONOutput
 import NDEF
 import NFCWire
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import JSONOutput
 import NFCWire
 
 /// `tapwire read` and `tapwire simulate`: they run the `tapwire-nfc` executable built next to

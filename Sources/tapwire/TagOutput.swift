@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import JSONOutput
 import NDEF
 import NFCTags
 import NFCWire

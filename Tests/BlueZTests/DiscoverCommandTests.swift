@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import DaemonStack
 import Foundation
 import Testing
 
@@ -166,7 +167,7 @@ struct DiscoverCommandTests {
         if chunk.isEmpty { break }
         pending += chunk
       }
-      throw BlueZStack.StackError("no line; so far \(lines)")
+      throw DaemonStackError("no line; so far \(lines)")
     }
     defer {
       if process.isRunning {

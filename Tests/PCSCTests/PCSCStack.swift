@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import DaemonStack
 import Foundation
 import NFCReader
 import NFCReaderPCSC
@@ -13,7 +14,8 @@ import Testing
 /// that namespace's loopback, and pcscd's socket (always `/run/pcscd/pcscd.comm` in 1.9.9)
 /// lands in this test process's own directory, because `/run` is bind-mounted over there.
 /// The client library reaches it through `PCSCLITE_CSOCK_NAME` (pcsc-lite's client honours
-/// it; the daemon does not, hence the mount). Started and stopped by PID for each test.
+/// it; the daemon does not, hence the mount). Started and stopped by PID for each test
+/// (``DaemonStack/DaemonNamespace``).
 final class PCSCStack {
   /// The reader the card is inserted into (vpcd slot 0, port 35963).
   static let reader = "Tapwire Virtual 00 00"
@@ -33,16 +35,10 @@ final class PCSCStack {
   /// Why the stack cannot run here, or nil when it can (root, pcscd, vpcd, unshare, ip).
   static let unavailableReason: String? = {
     if geteuid() != 0 { return "needs root for unshare --mount --net" }
-    let fileManager = FileManager.default
-    for path in [pcscd, vpcdDriver, "/usr/bin/unshare"] where !fileManager.fileExists(atPath: path) {
+    for path in [pcscd, vpcdDriver] where !FileManager.default.fileExists(atPath: path) {
       return "\(path) is missing (.ci/install-packages installs pcscd vsmartcard-vpcd)"
     }
-    if !["/usr/sbin/ip", "/usr/bin/ip", "/sbin/ip", "/bin/ip"].contains(
-      where: fileManager.fileExists(atPath:))
-    {
-      return "ip is missing (apt-get install iproute2)"
-    }
-    return nil
+    return DaemonNamespace.missingTools
   }()
 
   /// Whether CI asked for the PC/SC tests to run for real (`TAPWIRE_REQUIRE_PCSC=1`).
@@ -85,25 +81,43 @@ final class PCSCStack {
       .path
   }
 
-  let card = Process()
-  private let input = Pipe()
-  private let output = Pipe()
-  private var pending: [UInt8] = []
-  private(set) var pcscdPID: pid_t = 0
-  private var stopped = false
+  /// pcscd (the one background daemon) and the card process (the foreground program).
+  let namespace: DaemonNamespace
+
+  /// pcscd's PID: other processes join the stack's network namespace through it.
+  var pcscdPID: pid_t { namespace.pids.first ?? 0 }
 
   /// Starts pcscd and the card process, then waits (up to 60 s, polling) until pcscd lists
   /// the virtual reader.
   init(driver: Driver = .vpcd) async throws {
     let directory = Self.directory
-    let fileManager = FileManager.default
-    try? fileManager.removeItem(atPath: directory)
-    try fileManager.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true)
-    try fileManager.createDirectory(atPath: directory + "/conf", withIntermediateDirectories: true)
     let port = driver == .vpcd ? Self.port : Self.nfcPort
     let reader = driver == .vpcd ? Self.reader : Self.nfcReader
-    let conf =
-      driver == .vpcd
+    let script = """
+      mount --bind \(directory)/run /run || { echo "mount --bind \(directory)/run /run failed"; exit 1; }
+      \(Self.pcscd) -f -i -c \(directory)/conf > \(directory)/pcscd.log 2>&1 &
+      echo "pid $!"
+      echo ready
+      exec \(Self.virtualCard) --port \(port)
+      """
+    namespace = try DaemonNamespace(
+      directory: directory, namespaces: [.mount, .network], foreground: "tapwire-vcard", script: script
+    ) {
+      let fileManager = FileManager.default
+      try fileManager.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true)
+      try fileManager.createDirectory(atPath: directory + "/conf", withIntermediateDirectories: true)
+      try Self.configuration(driver, directory: directory)
+        .write(toFile: directory + "/conf/vpcd", atomically: true, encoding: .utf8)
+    }
+    try await namespace.waitUntil("pcscd did not list \(reader)") {
+      guard let context = try? PCSCContext(), let readers = try? await context.readers() else { return false }
+      return readers.contains(reader)
+    }
+  }
+
+  /// pcscd's reader configuration (`conf/vpcd`) for `driver`.
+  static func configuration(_ driver: Driver, directory: String) -> String {
+    driver == .vpcd
       ? """
       FRIENDLYNAME "Tapwire Virtual"
       DEVICENAME   /dev/null:\(Self.port)
@@ -117,131 +131,40 @@ final class PCSCStack {
       LIBPATH      \(Self.tapwireDriver)
 
       """
-    try conf.write(toFile: directory + "/conf/vpcd", atomically: true, encoding: .utf8)
-    let script = """
-      ip link set lo up && mount --bind \(directory)/run /run || exit 1
-      \(Self.pcscd) -f -i -c \(directory)/conf > \(directory)/pcscd.log 2>&1 &
-      echo "pcscd $!"
-      exec \(Self.virtualCard) --port \(port)
-      """
-    card.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-    card.arguments = ["--mount", "--net", "--propagation", "private", "sh", "-c", script]
-    card.standardInput = input
-    card.standardOutput = output
-    try card.run()
-    let first = try line(timeout: .seconds(30))
-    guard first.hasPrefix("pcscd "), let pid = pid_t(first.dropFirst(6)) else {
-      stop()
-      throw StackError("the namespace did not start: \(first)")
-    }
-    pcscdPID = pid
-    let deadline = ContinuousClock.now + .seconds(60)
-    while true {
-      if let context = try? PCSCContext(), let readers = try? await context.readers(),
-        readers.contains(reader)
-      {
-        break
-      }
-      if ContinuousClock.now > deadline {
-        let log = (try? String(contentsOfFile: directory + "/pcscd.log", encoding: .utf8)) ?? ""
-        stop()
-        throw StackError("pcscd did not list \(reader) within 60 s; log:\n\(log)")
-      }
-      try await Task.sleep(for: .milliseconds(100))
-    }
-  }
-
-  struct StackError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
   }
 
   /// Sends one command line to the card process and returns its answer line.
   @discardableResult
   func send(_ command: String) throws -> String {
-    input.fileHandleForWriting.write(Data((command + "\n").utf8))
-    return try line(timeout: .seconds(60))
+    namespace.write(line: command)
+    return try namespace.line(timeout: .seconds(60))
   }
 
   /// `insert ndef HEX`: a Type 4 tag holding `message`.
   func insertType4(message: [UInt8]) throws {
     let answer = try send("insert ndef " + message.map { String(format: "%02x", $0) }.joined())
-    guard answer == "inserted" else { throw StackError(answer) }
+    guard answer == "inserted" else { throw DaemonStackError(answer) }
   }
 
   /// `insert gp [N]`: the GlobalPlatform-like card, leaving after N APDUs when given.
   func insertGlobalPlatform(leavingAfter count: Int? = nil) throws {
     let answer = try send("insert gp" + (count.map { " \($0)" } ?? ""))
-    guard answer == "inserted" else { throw StackError(answer) }
+    guard answer == "inserted" else { throw DaemonStackError(answer) }
   }
 
   /// One line of the card process's output (blocking read with a deadline).
-  func line(timeout: Duration) throws -> String {
-    let deadline = ContinuousClock.now + timeout
-    let fd = output.fileHandleForReading.fileDescriptor
-    while true {
-      if let newline = pending.firstIndex(of: 0x0A) {
-        let text = String(decoding: pending[..<newline], as: UTF8.self)
-        pending.removeSubrange(...newline)
-        return text
-      }
-      var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-      let left = deadline - ContinuousClock.now
-      guard left > .zero else { throw StackError("no answer from tapwire-vcard within \(timeout)") }
-      let ready = poll(&fds, 1, Int32(min(left.components.seconds * 1000 + 1, 1000)))
-      if ready <= 0 { continue }
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      let count = read(fd, &buffer, buffer.count)
-      guard count > 0 else { throw StackError("tapwire-vcard exited") }
-      pending += buffer.prefix(count)
-    }
-  }
+  func line(timeout: Duration) throws -> String { try namespace.line(timeout: timeout) }
 
   /// Stops the card process (closing its input) and pcscd (SIGTERM, then SIGKILL after 10 s),
-  /// each by PID.
-  func stop() {
-    guard !stopped else { return }
-    stopped = true
-    try? input.fileHandleForWriting.close()
-    if pcscdPID > 0 { Self.terminate(pcscdPID) }
-    if card.isRunning {
-      let deadline = Date().addingTimeInterval(10)
-      while card.isRunning && Date() < deadline { usleep(20_000) }
-      if card.isRunning { kill(card.processIdentifier, SIGKILL) }
-    }
-    card.waitUntilExit()
-    // The next test recreates it; the last one leaves nothing behind in /tmp.
-    try? FileManager.default.removeItem(atPath: Self.directory)
-  }
-
-  /// SIGTERM, wait up to 10 s for the process to go, then SIGKILL.
-  static func terminate(_ pid: pid_t) {
-    guard kill(pid, SIGTERM) == 0 else { return }
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      // pcscd is not our child (its parent is the card process): probe with signal 0.
-      if kill(pid, 0) != 0 || isZombie(pid) { return }
-      usleep(20_000)
-    }
-    kill(pid, SIGKILL)
-  }
-
-  /// Whether `pid` has exited and waits to be reaped (state Z in /proc/PID/stat).
-  static func isZombie(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return true }
-    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
-  }
-
-  deinit { stop() }
+  /// each by PID, and removes ``directory``: the next test recreates it, the last one leaves
+  /// nothing behind in /tmp.
+  func stop() { namespace.stop() }
 }
 
 extension PCSCStack {
   /// Lines of Tapwire's driver's control log (`control CODE in HEX -> RC out HEX`).
   func controlLog() -> [String] {
-    let text = (try? String(contentsOfFile: Self.directory + "/control.log", encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").map(String.init)
+    namespace.file("control.log").split(separator: "\n").map(String.init)
   }
 
   /// Writes one of the driver's scripting files (`behaviour`, `command`, `uid`).

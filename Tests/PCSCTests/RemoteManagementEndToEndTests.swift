@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import DaemonStack
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ final class RAMServer {
       let port = Int(line.dropFirst(10).trimmingCharacters(in: .whitespacesAndNewlines))
     else {
       kill(process.processIdentifier, SIGKILL)
-      throw PCSCStack.StackError("ram-server did not start: \(line)")
+      throw DaemonStackError("ram-server did not start: \(line)")
     }
     self.port = port
   }
@@ -60,7 +61,7 @@ final class RAMServer {
   /// SIGTERM by PID (nsenter execs python, so it is the server's), then wait.
   func stop() {
     guard process.isRunning else { return }
-    PCSCStack.terminate(process.processIdentifier)
+    DaemonNamespace.terminate(process.processIdentifier)
     process.waitUntilExit()
   }
 

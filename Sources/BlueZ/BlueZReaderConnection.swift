@@ -137,7 +137,7 @@ public final class BlueZReaderConnection: Sendable {
         case .link(.disconnected(let reason)): out = machine.linkDisconnected(reason, at: now)
         case .connectResult(let error?):
           out = machine.linkConnectFailed(
-            .transport(name: error.name.isEmpty ? "\(error.code)" : error.name), at: now)
+            .transport(name: error.name.isEmpty ? error.code.name : error.name), at: now)
         case .deadline:
           armed = nil
           out = machine.advance(to: now)

@@ -3,31 +3,61 @@
 /// A failure talking to BlueZ: a typed ``code`` and, when D-Bus gave one, the D-Bus error
 /// ``name`` (e.g. `org.bluez.Error.NotReady`) and its message.
 public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// What went wrong.
-  public enum Code: Sendable, Hashable {
+  /// What went wrong: a struct over a private enum so codes can be added without breaking
+  /// clients that switch over the statics with a default case.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Value: UInt8, Sendable, Hashable, CaseIterable {
+      case noBus, noBlueZ, noAdapter, poweredOff, permissionDenied, inProgress, unknownDevice
+      case failed, timedOut, other
+    }
+    fileprivate let value: Value
+    fileprivate init(_ value: Value) { self.value = value }
+
     /// The bus could not be reached (no socket, bad address).
-    case noBus
+    public static let noBus = Code(.noBus)
     /// Nothing owns `org.bluez` on the bus (bluetoothd not running).
-    case noBlueZ
+    public static let noBlueZ = Code(.noBlueZ)
     /// No `org.bluez.Adapter1` (or not the one asked for).
-    case noAdapter
+    public static let noAdapter = Code(.noAdapter)
     /// The adapter is powered off (`Powered` false, or `org.bluez.Error.NotReady`).
-    case poweredOff
+    public static let poweredOff = Code(.poweredOff)
     /// The bus policy or BlueZ refused (`org.freedesktop.DBus.Error.AccessDenied`,
     /// `org.bluez.Error.NotAuthorized`, `org.bluez.Error.NotPermitted`).
-    case permissionDenied
+    public static let permissionDenied = Code(.permissionDenied)
     /// Discovery or a connection is already running (`org.bluez.Error.InProgress`).
-    case inProgress
+    public static let inProgress = Code(.inProgress)
     /// The device is not known to BlueZ (`org.freedesktop.DBus.Error.UnknownObject`,
     /// `org.bluez.Error.DoesNotExist`).
-    case unknownDevice
+    public static let unknownDevice = Code(.unknownDevice)
     /// Connecting failed (`org.bluez.Error.Failed`, `...AlreadyConnected`, `...NotConnected`
     /// and other `org.bluez.Error.*`).
-    case failed
+    public static let failed = Code(.failed)
     /// No reply in time (`org.freedesktop.DBus.Error.NoReply`, `...Timeout`).
-    case timedOut
+    public static let timedOut = Code(.timedOut)
     /// Any other D-Bus error.
-    case other
+    public static let other = Code(.other)
+
+    /// Every code, for tests and documentation.
+    public static var allCodes: [Code] { Value.allCases.map(Code.init) }
+
+    /// The code's name, e.g. `poweredOff` (the D-Bus error name is ``BlueZError/name``).
+    public var name: String {
+      switch value {
+      case .noBus: "noBus"
+      case .noBlueZ: "noBlueZ"
+      case .noAdapter: "noAdapter"
+      case .poweredOff: "poweredOff"
+      case .permissionDenied: "permissionDenied"
+      case .inProgress: "inProgress"
+      case .unknownDevice: "unknownDevice"
+      case .failed: "failed"
+      case .timedOut: "timedOut"
+      case .other: "other"
+      }
+    }
+
+    /// The name.
+    public var description: String { name }
   }
 
   /// The typed reason.
@@ -70,9 +100,9 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     self.init(code, name: name, message: message)
   }
 
-  /// `code: name: message`.
+  /// `code (D-Bus name): message`, each part only when present.
   public var description: String {
-    var text = "\(code)"
+    var text = code.name
     if !name.isEmpty { text += " (\(name))" }
     if !message.isEmpty { text += ": \(message)" }
     return text

@@ -171,7 +171,7 @@ private final class Runner {
         if error == nil { linkIsUp = true }
         if let error {
           out = machine.linkConnectFailed(
-            .transport(name: error.name.isEmpty ? "\(error.code)" : error.name), at: now)
+            .transport(name: error.name.isEmpty ? error.code.name : error.name), at: now)
         } else {
           out = machine.linkConnected(at: now)
         }

@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 /// An error of the simulator itself (not of the simulated reader or tag).
 public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// What went wrong.
-  public struct Code: RawRepresentable, Sendable, Hashable {
-    /// The raw value.
-    public var rawValue: UInt8
-    /// Creates a code from its raw value.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    /// The pseudo-terminal pair could not be created or named (`openpty`, `ttyname_r`).
-    public static let pseudoTerminal = Code(rawValue: 1)
-    /// A tag image is malformed (wrong UID length, memory smaller than the product's).
-    public static let invalidTag = Code(rawValue: 2)
+  /// What went wrong: a struct over a private enum so codes can be added without breaking
+  /// clients that switch over the statics with a default case.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Value: UInt8, Sendable, Hashable, CaseIterable {
+      case pseudoTerminal, invalidTag
+    }
+    fileprivate let value: Value
+    fileprivate init(_ value: Value) { self.value = value }
 
-    /// A stable name for logs and JSON.
+    /// The pseudo-terminal pair could not be created or named (`openpty`, `ttyname_r`).
+    public static let pseudoTerminal = Code(.pseudoTerminal)
+    /// A tag image is malformed (wrong UID length, memory smaller than the product's).
+    public static let invalidTag = Code(.invalidTag)
+
+    /// Every code, for tests and documentation.
+    public static var allCodes: [Code] { Value.allCases.map(Code.init) }
+
+    /// The stable camelCase name of the code, as used in logs and JSON.
     public var name: String {
-      switch self {
+      switch value {
       case .pseudoTerminal: "pseudoTerminal"
       case .invalidTag: "invalidTag"
-      default: "unknown"
       }
     }
+
+    /// The code's name.
+    public var description: String { name }
   }
 
   /// What went wrong.

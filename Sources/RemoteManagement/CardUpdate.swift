@@ -58,25 +58,47 @@ public struct CardUpdate: Sendable, Hashable {
 
 /// Why an update, or the connection waiting for it, failed.
 public struct CardUpdateError: Error, Sendable, Hashable {
-  /// What happened.
-  public struct Code: RawRepresentable, Sendable, Hashable {
-    /// The raw value.
-    public let rawValue: UInt8
-    /// Creates a code from its raw value.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+  /// What happened: a struct over a private enum so codes can be added without breaking
+  /// clients that switch over the statics with a default case.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Value: UInt8, Sendable, Hashable, CaseIterable {
+      case requiredUpdateCancelled, commandFailed, sessionFailed, transportFailed, notCancellable
+      case unknownUpdate
+    }
+    fileprivate let value: Value
+    fileprivate init(_ value: Value) { self.value = value }
+
     /// The caller cancelled a required update: the connection fails.
-    public static let requiredUpdateCancelled = Code(rawValue: 1)
+    public static let requiredUpdateCancelled = Code(.requiredUpdateCancelled)
     /// A command of the update was answered with a status word that stops it
     /// (``CardUpdateError/step``, ``CardUpdateError/statusWord``).
-    public static let commandFailed = Code(rawValue: 2)
+    public static let commandFailed = Code(.commandFailed)
     /// The remote management session failed (``CardUpdateError/session``).
-    public static let sessionFailed = Code(rawValue: 3)
+    public static let sessionFailed = Code(.sessionFailed)
     /// The card transport failed while a script ran.
-    public static let transportFailed = Code(rawValue: 4)
+    public static let transportFailed = Code(.transportFailed)
     /// The update cannot be cancelled once started.
-    public static let notCancellable = Code(rawValue: 5)
+    public static let notCancellable = Code(.notCancellable)
     /// No update with that identifier is available.
-    public static let unknownUpdate = Code(rawValue: 6)
+    public static let unknownUpdate = Code(.unknownUpdate)
+
+    /// Every code, for tests and documentation.
+    public static var allCodes: [Code] { Value.allCases.map(Code.init) }
+
+    /// The code's name, e.g. `commandFailed`.
+    public var name: String {
+      switch value {
+      case .requiredUpdateCancelled: "requiredUpdateCancelled"
+      case .commandFailed: "commandFailed"
+      case .sessionFailed: "sessionFailed"
+      case .transportFailed: "transportFailed"
+      case .notCancellable: "notCancellable"
+      case .unknownUpdate: "unknownUpdate"
+      }
+    }
+
+    /// The name.
+    public var description: String { name }
   }
 
   /// What happened.

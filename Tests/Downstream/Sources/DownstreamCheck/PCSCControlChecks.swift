@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCReaderPCSC
 import PCSCControl
 
 // MARK: - The samples of the article "Controlling a PC/SC reader"
@@ -53,6 +54,19 @@ func readerDrivenNFC(
     _ = try await control(codes.stopNFCWithError, try NFCStopMessage("Try again").encodedBytes())
   }
   return .finished
+}
+
+/// The same over pcsc-lite: a direct connection to the first reader, card or not (compiled,
+/// run only with a reader).
+func describeFirstReader() async throws {
+  let context = try PCSCContext()
+  guard let reader = try await context.readers().first else { fatalError("no PC/SC reader") }
+  let card = try await context.connect(to: reader, share: .direct, protocols: [])
+  let described = try await readerDescription(control: { code, input in try await card.control(code, input) })
+  for entry in described.features.entries {
+    print(entry.feature.name ?? "0x\(String(entry.feature.rawValue, radix: 16))", entry.controlCode.rawValue)
+  }
+  try await card.disconnect()
 }
 
 // MARK: - A simulated reader for the checks

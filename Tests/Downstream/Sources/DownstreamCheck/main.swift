@@ -27,6 +27,7 @@ if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()
     try await updateCardInFirstReader(updateScript)
+    try await describeFirstReader()
   }
 }
 

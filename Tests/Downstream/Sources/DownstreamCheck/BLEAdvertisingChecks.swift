@@ -13,8 +13,9 @@ func exampleReaderAdvertising(serial: String, battery: UInt8) throws(BLEAdvertis
 /// Picks the nearest reader from timestamped reports (article "Picking a Bluetooth reader
 /// by proximity"): `reports` stands for a scanner's callbacks, each at an instant of the
 /// caller's monotonic clock.
-func pickNearestReader(_ reports: [(time: MonotonicInstant, report: AdvertisingReport)]) -> DiscoveredReader?
-{
+func pickNearestReader(
+  _ reports: [(time: MonotonicInstant, report: AdvertisingReport)]
+) -> DiscoveredReader? {
   var discovery = ReaderDiscovery(profiles: [.example], mode: .proximity)
   var events = discovery.start(at: reports.first?.time ?? .origin)
   var chosen: DiscoveredReader?

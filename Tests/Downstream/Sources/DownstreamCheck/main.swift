@@ -17,13 +17,17 @@ checkNFCReader()
 await checkLibNFCAgainstTheSimulator()
 await checkPCSC()
 checkPCSCControl()
+await checkPCSCControlArticle()
 checkRemoteManagement()
+await checkRemoteManagementDriver()
 checkReaderConnection()
+await checkReaderConnectionAdapter()
 await checkBlueZ()
 if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()
     try await updateCardInFirstReader(updateScript)
+    try await describeFirstReader()
   }
 }
 

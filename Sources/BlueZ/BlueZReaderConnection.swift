@@ -153,7 +153,9 @@ private final class Runner {
         output.yield(.failed(error))
         return
       case .link(.connected):
+        // The link is up: the attempt in flight did its job (its late answer is ignored).
         linkIsUp = true
+        connecting = nil
         out = machine.linkConnected(at: now)
       case .link(.disconnected(let reason)):
         linkIsUp = false

@@ -359,7 +359,7 @@ public struct ReaderDiscovery: Sendable {
         $1.reader.pathLoss, $1.reader.serial, $1.sequence
       )
     }
-    return list.map(\.reader)
+    return list.map { $0.reader }
   }
 
   /// The earliest instant at which ``advance(to:)`` can report something without a new

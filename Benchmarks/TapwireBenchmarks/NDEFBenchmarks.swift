@@ -112,6 +112,107 @@ enum NDEFBenchmarks {
     return corpus() + [uriMessage(records: 100), chunked]
   }
 
+  /// A generator of pseudo-random numbers from a seed (SplitMix64), so the field corpus is
+  /// the same on every run and platform.
+  struct SeededGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z &>> 31)
+    }
+    /// A number in `range`.
+    mutating func next(in range: ClosedRange<Int>) -> Int {
+      range.lowerBound + Int(next() % UInt64(range.count))
+    }
+  }
+
+  /// The seed of the field corpus.
+  static let fieldCorpusSeed: UInt64 = 0x7A9_3135
+
+  /// A corpus shaped like NDEF read in the field (issue #35): `messages` messages of 1 to 100
+  /// records each; about one record in five with an ID (1 to 16 octets), one in twenty
+  /// chunked (200 to 800 payload octets in chunks of 40 to 255), one in sixteen long
+  /// (SR clear, 256 to 1000 payload octets), the rest short (1 to 80 octets); types URI,
+  /// Text, two media types and an external type. Seeded and deterministic.
+  static func fieldCorpus(messages: Int = 32, seed: UInt64 = fieldCorpusSeed) -> [[UInt8]] {
+    var random = SeededGenerator(state: seed)
+    let types: [(tnf: UInt8, type: [UInt8])] = [
+      (0x01, Array("U".utf8)), (0x01, Array("T".utf8)), (0x02, Array("text/plain".utf8)),
+      (0x02, Array("application/vnd.wfa.wsc".utf8)), (0x04, Array("android.com:pkg".utf8)),
+    ]
+    let messageBegin: UInt8 = 0x80
+    let messageEnd: UInt8 = 0x40
+    let chunkFlag: UInt8 = 0x20
+    let shortRecord: UInt8 = 0x10
+    let idPresent: UInt8 = 0x08
+    /// One physical record: header octet flags, TNF, type, ID, payload.
+    func append(
+      _ out: inout [UInt8], flags: UInt8, tnf: UInt8, type: [UInt8], id: [UInt8], payload: [UInt8]
+    ) {
+      let short = payload.count <= 255
+      out.append(flags | (short ? shortRecord : 0) | (id.isEmpty ? 0 : idPresent) | tnf)
+      out.append(UInt8(type.count))
+      if short {
+        out.append(UInt8(payload.count))
+      } else {
+        out += (0..<4).map { UInt8(truncatingIfNeeded: payload.count >> (24 - 8 * $0)) }
+      }
+      if !id.isEmpty { out.append(UInt8(id.count)) }
+      out += type + id + payload
+    }
+    var corpus: [[UInt8]] = []
+    for _ in 0..<messages {
+      let count = random.next(in: 1...100)
+      var message: [UInt8] = []
+      for index in 0..<count {
+        let (tnf, type) = types[random.next(in: 0...(types.count - 1))]
+        let id =
+          random.next(in: 0...4) == 0
+          ? (0..<random.next(in: 1...16)).map { _ in UInt8(truncatingIfNeeded: random.next()) } : []
+        let shape = random.next(in: 0...79)
+        let size =
+          shape < 4
+          ? random.next(in: 200...800) : shape < 9 ? random.next(in: 256...1000) : random.next(in: 1...80)
+        let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+        let flags = (index == 0 ? messageBegin : 0) | (index == count - 1 ? messageEnd : 0)
+        guard shape < 4 else {
+          append(&message, flags: flags, tnf: tnf, type: type, id: id, payload: payload)
+          continue
+        }
+        // Chunked (§2.3.3): MB on the first chunk only, ME on the last only.
+        var at = 0
+        while at < payload.count {
+          let end = min(payload.count, at + random.next(in: 40...255))
+          let first = at == 0
+          let last = end == payload.count
+          append(
+            &message,
+            flags: (first ? flags & messageBegin : 0) | (last ? flags & messageEnd : chunkFlag),
+            tnf: first ? tnf : 0x06, type: first ? type : [], id: first ? id : [],
+            payload: Array(payload[at..<end]))
+          at = end
+        }
+      }
+      corpus.append(message)
+    }
+    return corpus
+  }
+
+  /// A corpus as one buffer and each message's range in it, for the workloads that compare
+  /// with the C walk: both sides then read the same memory the same way, with no per-message
+  /// retain and release of an array.
+  static func flattened(_ messages: [[UInt8]]) -> (bytes: [UInt8], ranges: [Range<Int>]) {
+    var ranges: [Range<Int>] = []
+    for message in messages {
+      let lower = ranges.last?.upperBound ?? 0
+      ranges.append(lower..<(lower + message.count))
+    }
+    return (messages.flatMap { $0 }, ranges)
+  }
+
   static func all() -> [Benchmark] {
     let small = uriMessage(records: 1)
     let hundred = uriMessage(records: 100)
@@ -206,6 +307,39 @@ enum NDEFBenchmarks {
         var sum = 0
         let all = mixedFlat.span.bytes
         for _ in 0..<n { for range in mixedRanges { sum &+= checkedWalk(all.extracting(range)) } }
+        return sum
+      },
+    ]
+    // The field-shaped corpus: the C walk and `checkedRecords` over the same buffer.
+    let field = fieldCorpus()
+    let (fieldFlat, fieldRanges) = flattened(field)
+    let fieldRecords = recordCount(field)
+    precondition(
+      field.allSatisfy {
+        checkedWalk($0.span.bytes) >= 0 && (try? NDEFMessageView(validating: $0.span)) != nil
+      },
+      "every message of the field corpus is valid")
+    benchmarks += [
+      Benchmark(
+        name: "ndef.limit.c-header-walk.field-corpus", bytesPerOperation: fieldFlat.count,
+        itemsPerOperation: fieldRecords
+      ) { n in
+        var sum = 0
+        fieldFlat.withUnsafeBufferPointer { all in
+          for _ in 0..<n {
+            for range in fieldRanges {
+              sum &+= tapwire_ndef_header_walk(all.baseAddress! + range.lowerBound, range.count)
+            }
+          }
+        }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.checked.field-corpus", bytesPerOperation: fieldFlat.count, itemsPerOperation: fieldRecords
+      ) { n in
+        var sum = 0
+        let all = fieldFlat.span.bytes
+        for _ in 0..<n { for range in fieldRanges { sum &+= checkedWalk(all.extracting(range)) } }
         return sum
       },
     ]

@@ -62,7 +62,7 @@ struct TapwireBenchmarks {
       uniqueKeysWithValues: [
         "ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.view.mixed-corpus",
       ]
-      .map { ($0, limit) })
+      .map { ($0, limit) } + [("ndef.checked.field-corpus", "ndef.limit.c-header-walk.field-corpus")])
     let results = Harness.measure(
       benchmarks, samples: samples, fixedIterations: iterations, references: references
     ) { name in

@@ -149,6 +149,7 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
   @usableFromInline @inline(never)
   mutating func nextInGeneral() throws(NDEFError) -> NDEFLogicalRecordLayout? {
     if finished { return nil }
+    if let layout = nextCleanChunked() { return layout }
     do throws(NDEFError) {
       let total = bytes.byteCount
       guard index < total else {
@@ -184,6 +185,60 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
     } catch {
       finished = true
       throw error
+    }
+  }
+
+  /// The usual chunked record (§2.3.3) in one tight loop: an initial chunk that breaks no
+  /// rule, then middle and terminating chunks with TNF Unchanged, no TYPE, no ID and no MB,
+  /// all fitting, ending with ME exactly when the bytes end. Any other case returns `nil`
+  /// with nothing advanced, and the general path, which applies every rule in order, takes
+  /// it (and throws the same error as before).
+  @inline(__always)
+  mutating func nextCleanChunked() -> NDEFLogicalRecordLayout? {
+    let total = bytes.byteCount
+    let start = index
+    guard let first = NDEFPhysicalRecord.scan(bytes, at: start),
+      checker.logicalCount < checker.maximumRecordCount, !checker.inChunkSequence
+    else { return nil }
+    let h = first.header.rawValue
+    let chunkFlag = NDEFRecordHeader.chunkFlagBit
+    let messageEndBit = NDEFRecordHeader.messageEndBit
+    guard h & (chunkFlag | messageEndBit) == chunkFlag,
+      NDEFMessageView.isClean(
+        header: h, typeLength: first.typeLength, idLength: first.idLength, payloadLength: first.payloadLength,
+        first: start == 0, continuation: false)
+    else { return nil }
+    // A continuation chunk breaks no rule exactly when MB, IL and the TNF bits read
+    // 0, 0, Unchanged, it has no TYPE, and not both CF and ME are set.
+    let continuationMask =
+      NDEFRecordHeader.messageBeginBit | NDEFRecordHeader.idLengthPresentBit
+      | NDEFRecordHeader.typeNameFormatMask
+    var at = first.end
+    var chunkCount = 1
+    var payloadLength = first.payloadLength
+    while true {
+      guard let chunk = NDEFPhysicalRecord.scan(bytes, at: at) else { return nil }
+      let c = chunk.header.rawValue
+      guard c & continuationMask == TypeNameFormat.unchanged.rawValue, chunk.typeLength == 0,
+        c & (chunkFlag | messageEndBit) != chunkFlag | messageEndBit
+      else { return nil }
+      at = chunk.end
+      chunkCount &+= 1
+      let (sum, overflow) = payloadLength.addingReportingOverflow(chunk.payloadLength)
+      payloadLength = overflow ? Int.max : sum
+      if c & chunkFlag == 0 {
+        // The terminating chunk: ME exactly when nothing follows.
+        let messageEnd = c & messageEndBit != 0
+        guard messageEnd == (at == total) else { return nil }
+        checker.logicalCount &+= 1
+        checker.physicalCount &+= chunkCount
+        index = at
+        finished = messageEnd
+        return NDEFLogicalRecordLayout(
+          first: first, end: at, chunkCount: chunkCount, payloadLength: payloadLength)
+      }
+      // A middle chunk at the end of the bytes: the general path reports it.
+      guard at < total else { return nil }
     }
   }
 

@@ -291,6 +291,9 @@ public struct ConnectionLifecycle: Sendable {
   public mutating func receive(_ report: AdvertisingReport, at time: MonotonicInstant) -> ConnectionOutput {
     var out = advance(to: time)
     guard case .discovering(var d, let connectToChosen) = state else { return out }
+    // Out of `state` while it runs, so the discovery's tables are not copied on write (a
+    // copy per report would cost O(devices) in a crowd).
+    state = .idle
     let events = d.receive(report, at: now)
     state = .discovering(d, connectToChosen: connectToChosen)
     handleDiscovery(events, &out)
@@ -361,6 +364,7 @@ public struct ConnectionLifecycle: Sendable {
     var out = ConnectionOutput()
     switch state {
     case .discovering(var d, let connectToChosen):
+      state = .idle
       let events = d.advance(to: now)
       state = .discovering(d, connectToChosen: connectToChosen)
       handleDiscovery(events, &out)

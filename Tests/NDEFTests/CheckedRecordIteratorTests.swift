@@ -95,4 +95,40 @@ import Testing
     // Mutations produce both valid and invalid messages.
     #expect(failures > 300 && failures < 2900)
   }
+
+  /// The tight loop for chunked records (issue #35) against strict validation: chunk
+  /// sequences in the middle of a message, with an ID, with a long (SR clear) chunk and at the
+  /// end, mutated.
+  @Test func agreesWithValidationOnMutatedChunkSequences() throws {
+    var generator = SeededGenerator(seed: 0x35_C4_CE)
+    let seeds = [
+      // URI, then text/plain-like "T" with ID "i" in three chunks, then URI with ME.
+      hex("91 01 01 55 00  3A 01 02 01 54 69 61 62  36 00 02 63 64  16 00 01 65  51 01 01 55 00"),
+      // A chunked first record whose terminating chunk has a 4-octet length, then ME.
+      hex("B2 01 01 54 61  06 00 00 00 00 02 66 67  51 01 01 55 00"),
+      // A chunked last record (ME on its terminating chunk only).
+      hex("91 01 01 55 00  32 01 01 54 61  36 00 01 62  56 00 01 63"),
+    ]
+    var failures = 0
+    for round in 0..<3000 {
+      var bytes = seeds[round % seeds.count]
+      if round >= seeds.count {
+        for _ in 0..<(1 + Int(generator.next() % 3)) {
+          let index = Int(generator.next() % UInt64(bytes.count))
+          switch generator.next() % 3 {
+          case 0: bytes[index] = UInt8(truncatingIfNeeded: generator.next())
+          case 1: bytes.removeSubrange(index...)
+          default: bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: index)
+          }
+          if bytes.isEmpty { break }
+        }
+      }
+      let strict = strictError(bytes)
+      let (records, error) = Self.run(bytes)
+      #expect(error == strict, "\(Hex.string(bytes))")
+      if strict == nil { #expect(records == (try summarize(bytes).records)) } else { failures += 1 }
+      if round < seeds.count { #expect(strict == nil && records.count == [3, 2, 2][round], "seed \(round)") }
+    }
+    #expect(failures > 300 && failures < 2900)
+  }
 }

@@ -12,7 +12,7 @@ import Foundation
 @main
 struct DownstreamBenchmarks {
   static func main() {
-    var filter = ".mixed-corpus,uri-100"
+    var filter = ".mixed-corpus,.field-corpus,uri-100"
     var json = false
     var samples = 11
     var iterations: Int?
@@ -37,7 +37,7 @@ struct DownstreamBenchmarks {
       uniqueKeysWithValues: [
         "ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.view.mixed-corpus",
       ]
-      .map { ($0, limit) })
+      .map { ($0, limit) } + [("ndef.checked.field-corpus", "ndef.limit.c-header-walk.field-corpus")])
     let results = Harness.measure(
       benchmarks, samples: samples, fixedIterations: iterations, references: references
     ) { name in

@@ -43,6 +43,10 @@ struct TapwireNFC {
   }
 
   static func main() async {
+    // libnfc logs to standard error by default (such as "Unable to find USB busses" on a
+    // machine without USB, once per scan); the commands name what failed themselves. A
+    // LIBNFC_LOG_LEVEL the user set (3 shows libnfc's debug log) is kept.
+    setenv("LIBNFC_LOG_LEVEL", "0", 0)
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else { fail(usage) }
     arguments.removeFirst()
@@ -90,14 +94,27 @@ struct TapwireNFC {
       do throws(ReaderError) {
         heldLock = try DeviceLock(path: path)
       } catch {
-        fail(error.code == .deviceBusy ? "device busy: \(error)" : "no reader: \(error)", status: 1)
+        if error.code == .deviceBusy { fail("device busy: \(error)", status: 1) }
+        failNoReader(error)
       }
     }
     do throws(ReaderError) {
       return try await LibNFCReader.open(connstring: connstring)
     } catch {
-      fail("no reader: \(error)", status: 1)
+      failNoReader(error)
     }
+  }
+
+  /// What to do when no libnfc reader opens: plug one in, or simulate one.
+  static let noReaderHint = """
+      plug a reader in (or name it with --device CONNSTRING), or start a simulated one with
+      `sleep infinity | tapwire simulate &` and pass the connection string it prints with
+      --device; LIBNFC_LOG_LEVEL=3 shows libnfc's own log
+    """
+
+  /// Exits 1 with "no reader: " and `error`, then what to do next.
+  static func failNoReader(_ error: ReaderError) -> Never {
+    fail("no reader: \(error)\n\(noReaderHint)", status: 1)
   }
 
   /// `type2 NTAG215 UID 04...` or `type4 UID 08...`.

@@ -23,8 +23,8 @@ enum ReaderCommands {
                 connection string, and serve until standard input closes
 
     examples:
-      tapwire simulate --image Corpus/tags/seeds/t2t-ntag215-smartposter.bin &
-      tapwire read --device pn532_uart:/dev/pts/3 --json
+      sleep infinity | tapwire simulate --image Corpus/tags/seeds/t2t-ntag215-smartposter.bin &
+      tapwire read --device pn532_uart:/dev/pts/3 --json   # the connection string simulate printed
     """
 
   /// The `tapwire-nfc` binary beside this one.
@@ -158,7 +158,7 @@ enum ReaderCommands {
            tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] HEX...
 
       Waits for an ISO-DEP tag and runs the applet-update script in FILE (one command APDU
-      per line, `-> [DATA] SW` for the expected response; see the README), printing one
+      per line, `-> [DATA] SW` for the expected response; see Documentation/cli.md), printing one
       progress line per step on standard error and stopping at the first step whose response
       is not the expected one; or sends each command APDU given in hex and prints its response.
       --json prints a summary object (format "apduScript") or one "rapdu" object per APDU.

@@ -124,7 +124,8 @@ enum APDUCommand {
           steps: outcome.steps, total: total, failedStep: outcome.failedStep, failure: outcome.failure))
     }
     if let failure = outcome.failure {
-      TapwireNFC.fail("script failed at \(failure); \(done) of \(counted(total, "step", "steps")) done", status: 1)
+      TapwireNFC.fail(
+        "script failed at \(failure); \(done) of \(counted(total, "step", "steps")) done", status: 1)
     }
     progress("script done: \(done)/\(counted(total, "step", "steps")) ok")
   }

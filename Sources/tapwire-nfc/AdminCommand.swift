@@ -129,7 +129,8 @@ enum AdminCommand {
         rounds = round
         let target = application.map { " for \($0.hexString)" } ?? ""
         APDUCommand.progress(
-          "round trip \(round): \(counted(count, "command", "commands"))\(target) (\(percent)% of \(progress.knownCommands) known)")
+          "round trip \(round): \(counted(count, "command", "commands"))\(target) (\(percent)% of \(progress.knownCommands) known)"
+        )
       case .redirected(let round, let uri):
         APDUCommand.progress("round trip \(round): redirected to \(uri)")
       case .commandFinished(let round, let index, let count, let command, let sw, let accepted):
@@ -165,7 +166,9 @@ enum AdminCommand {
         ])
         print(result.serialized(.spaced))
       } else {
-        print("update done: \(counted(rounds, "round trip", "round trips")), \(counted(commands, "command", "commands"))")
+        print(
+          "update done: \(counted(rounds, "round trip", "round trips")), \(counted(commands, "command", "commands"))"
+        )
       }
       return 0
     }

@@ -98,7 +98,9 @@ enum PCSCCommands {
       var reader = named
       while reader == nil {
         let readers = try await context.readers()
-        guard !readers.isEmpty else { TapwireNFC.fail("no reader: pcscd lists no reader\n  plug a PC/SC reader in", status: 1) }
+        guard !readers.isEmpty else {
+          TapwireNFC.fail("no reader: pcscd lists no reader\n  plug a PC/SC reader in", status: 1)
+        }
         for name in readers where try await context.state(of: name).isCardPresent {
           reader = name
           break

@@ -261,7 +261,7 @@ enum PCSCControlCommands {
         case .cancelled: TapwireNFC.fail("\(reader): cancelled", status: 1)
         case .systemBusy(let error), .terminatedUnexpectedly(let error):
           if error.code == .noReader { PCSCCommands.failNoReader(error) }
-      TapwireNFC.fail("\(error)", status: 1)
+          TapwireNFC.fail("\(error)", status: 1)
         }
       default: break
       }

@@ -22,6 +22,10 @@ struct TapwireNFC {
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
            tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
+           tapwire-nfc pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
+           tapwire-nfc dump --pcsc READER [--timeout SECONDS]
+           tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
+           tapwire-nfc connect --bluez --serial S [--json]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
@@ -35,11 +39,28 @@ struct TapwireNFC {
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
                 script) as a required update, one progress line per round trip and command
+      pcsc, discover, connect  as `tapwire pcsc|discover|connect` (see `tapwire COMMAND --help`)
+
+    `tapwire` runs these for its reader commands and checks their options first; its help
+    (`tapwire COMMAND --help`) is the reference. Exit status: 0 done, 1 failed (the typed
+    reason on standard error), 2 bad usage.
     """
 
+  /// Prints `message` and exits with `status`; a usage error (status 2) also says where the
+  /// command's help is.
   static func fail(_ message: String, status: Int32 = 2) -> Never {
-    FileHandle.standardError.write(Data("tapwire: \(message)\n".utf8))
+    var text = "tapwire: \(message)\n"
+    if status == 2 { text += "see `tapwire \(helpTopic.map { "\($0) --help" } ?? "help")`\n" }
+    FileHandle.standardError.write(Data(text.utf8))
     exit(status)
+  }
+
+  /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
+  static var helpTopic: String? {
+    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect"]
+    let command = CommandLine.arguments.dropFirst().first ?? ""
+    if command == "dump" { return "read" }
+    return commands.contains(command) ? command : nil
   }
 
   static func main() async {
@@ -50,6 +71,10 @@ struct TapwireNFC {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else { fail(usage) }
     arguments.removeFirst()
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(command == "pcsc" ? PCSCCommands.usage : usage)
+      exit(0)
+    }
     switch command {
     case "simulate": simulate(arguments)
     case "dump" where arguments.contains("--pcsc"): await PCSCControlCommands.dump(arguments)

@@ -85,6 +85,6 @@ extension ReaderCommands {
     }
     process.waitUntilExit()
     sources.forEach { $0.cancel() }
-    return process.terminationStatus
+    return exitStatus(of: process)
   }
 }

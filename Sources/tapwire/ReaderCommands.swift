@@ -22,6 +22,10 @@ enum ReaderCommands {
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
+      Exit status: 0 read and decoded (simulate: standard input closed), 1 no reader (with
+      what to do: plug one in, or simulate one and pass --device), no tag, or the memory
+      does not decode (named), 2 bad usage.
+
     examples:
       sleep infinity | tapwire simulate --image Corpus/tags/seeds/t2t-ntag215-smartposter.bin &
       tapwire read --device pn532_uart:/dev/pts/3 --json   # the connection string simulate printed
@@ -39,8 +43,15 @@ enum ReaderCommands {
         Data(
           "tapwire: the reader commands need tapwire-nfc next to tapwire (swift build --product tapwire-nfc; it needs libnfc-dev)\n"
             .utf8))
-      exit(2)
+      exit(1)
     }
+  }
+
+  /// The exit status to pass on for a finished `tapwire-nfc`: its own, or 128 + the signal
+  /// number when a signal ended it (the shell's convention: 130 for SIGINT, 143 for SIGTERM),
+  /// where Foundation reports the bare signal number (2 for SIGINT, the usage status).
+  static func exitStatus(of process: Process) -> Int32 {
+    process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   }
 
   /// Exits 2 for an option the command does not take, naming the closest one it does.
@@ -69,7 +80,7 @@ enum ReaderCommands {
     process.arguments = ["simulate"] + arguments
     do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
     process.waitUntilExit()
-    return process.terminationStatus
+    return exitStatus(of: process)
   }
 
   static func read(_ arguments: [String]) -> Int32 {
@@ -107,7 +118,7 @@ enum ReaderCommands {
     do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return process.terminationStatus }
+    guard process.terminationStatus == 0 else { return exitStatus(of: process) }
     let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard parts.count == 2, let format = Format.named(parts[0]), let image = Hex.bytes(parts[1]) else {
@@ -177,7 +188,7 @@ enum ReaderCommands {
     process.arguments = arguments
     do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
     process.waitUntilExit()
-    return process.terminationStatus
+    return exitStatus(of: process)
   }
 
   /// `tapwire write`: the message is built by `tapwire encode` (run as a child of this

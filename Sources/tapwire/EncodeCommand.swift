@@ -164,7 +164,7 @@ enum EncodeCommand {
         }
       }
       guard !records.isEmpty else {
-        Tapwire.fail("encode needs at least one record (see 'tapwire encode --help')")
+        Tapwire.fail("encode needs at least one record")
       }
       let bytes = try NDEFMessage(records: records).encodedBytes(
         options: NDEFEncodingOptions(maximumChunkPayloadSize: chunk))

@@ -221,6 +221,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc"], swiftSettings: swiftSettings),
+      name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc", "JSONOutput"],
+      swiftSettings: swiftSettings),
   ]
 )

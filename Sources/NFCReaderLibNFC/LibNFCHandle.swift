@@ -65,8 +65,13 @@ import Synchronization
     // unsafe: the context is live (just created); the String bridges to a NUL-terminated C string for the call.
     let opened = unsafe (connstring.map { unsafe nfc_open(newContext, $0) } ?? nfc_open(newContext, nil))
     guard let opened = unsafe opened else {
+      // Without a connection string, nothing listed means no reader rather than a busy one.
+      let listed = connstring == nil ? unsafe Self.connstrings(in: newContext) : []
       // unsafe: the context is live and no device uses it.
       unsafe nfc_exit(newContext)
+      if connstring == nil && listed.isEmpty {
+        return .failure(ReaderError(.noReader, "libnfc found no NFC reader"))
+      }
       return .failure(
         ReaderError(
           .deviceBusy, "nfc_open(\(connstring ?? "first device")) failed: no such device, or it is in use"))
@@ -170,11 +175,17 @@ import Synchronization
     guard let context = unsafe context else { return [] }
     // unsafe: the context was created above and is freed below.
     defer { unsafe nfc_exit(context) }
+    // unsafe: the context is live until the deferred nfc_exit.
+    return unsafe connstrings(in: context)
+  }
+
+  /// `nfc_list_devices` on a live `context`, under the library lock.
+  private static func connstrings(in context: OpaquePointer) -> [String] {
     // 16 connstrings, freed below (a Swift array literal of the 1024-tuples is too slow to type-check).
     let list = UnsafeMutablePointer<nfc_connstring>.allocate(capacity: 16)
     // unsafe: allocated just above.
     defer { unsafe list.deallocate() }
-    // unsafe: the buffer holds 16 entries.
+    // unsafe: the caller keeps the context live; the buffer holds 16 entries.
     let count = unsafe nfc_list_devices(context, list, 16)
     return (0..<min(count, 16)).map { index in
       // unsafe: entries below count were written by libnfc, each a NUL-terminated char[1024].

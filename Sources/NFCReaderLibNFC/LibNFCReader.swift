@@ -43,6 +43,7 @@ public final class LibNFCReader: ClaimedReader {
 
   /// Opens a device by connection string, or the first one libnfc finds when nil
   /// (`nfc_open`), and makes it an initiator (`nfc_initiator_init`). Throws
+  /// `ReaderError.Code.noReader` when `connstring` is nil and libnfc lists no device, and
   /// `ReaderError.Code.deviceBusy` when it cannot be opened or is open already.
   public static func open(
     connstring: String? = nil, modulations: [TargetModulation] = TargetModulation.allCases,

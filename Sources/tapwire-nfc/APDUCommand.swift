@@ -58,7 +58,7 @@ enum APDUCommand {
       TapwireNFC.fail("\(error)", status: 1)
     }
     FileHandle.standardError.write(
-      Data("running \(script.steps.count) steps on \(TapwireNFC.describe(tag))\n".utf8))
+      Data("running \(counted(script.steps.count, "step", "steps")) on \(TapwireNFC.describe(tag))\n".utf8))
     let outcome = await execute(script, over: &transport)
     await reader.close()
     finish(outcome, total: script.steps.count, json: json)
@@ -124,9 +124,10 @@ enum APDUCommand {
           steps: outcome.steps, total: total, failedStep: outcome.failedStep, failure: outcome.failure))
     }
     if let failure = outcome.failure {
-      TapwireNFC.fail("script failed at \(failure); \(done) of \(total) steps done", status: 1)
+      TapwireNFC.fail(
+        "script failed at \(failure); \(done) of \(counted(total, "step", "steps")) done", status: 1)
     }
-    progress("script done: \(done)/\(total) steps ok")
+    progress("script done: \(done)/\(counted(total, "step", "steps")) ok")
   }
 
   static func sendEach(_ commands: [[UInt8]], arguments: [String], json: Bool) async {

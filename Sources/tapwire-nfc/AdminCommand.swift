@@ -129,7 +129,8 @@ enum AdminCommand {
         rounds = round
         let target = application.map { " for \($0.hexString)" } ?? ""
         APDUCommand.progress(
-          "round trip \(round): \(count) commands\(target) (\(percent)% of \(progress.knownCommands) known)")
+          "round trip \(round): \(counted(count, "command", "commands"))\(target) (\(percent)% of \(progress.knownCommands) known)"
+        )
       case .redirected(let round, let uri):
         APDUCommand.progress("round trip \(round): redirected to \(uri)")
       case .commandFinished(let round, let index, let count, let command, let sw, let accepted):
@@ -152,7 +153,7 @@ enum AdminCommand {
         APDUCommand.progress(
           "round trip \(round): \(reason.code.name)\(detail), retrying (attempt \(attempt))")
       case .ended(let total):
-        APDUCommand.progress("all scripts done after \(total) round trips")
+        APDUCommand.progress("all scripts done after \(counted(total, "round trip", "round trips"))")
       }
     }
     let list = JSON.array(events)
@@ -165,14 +166,16 @@ enum AdminCommand {
         ])
         print(result.serialized(.spaced))
       } else {
-        print("update done: \(rounds) round trips, \(commands) commands")
+        print(
+          "update done: \(counted(rounds, "round trip", "round trips")), \(counted(commands, "command", "commands"))"
+        )
       }
       return 0
     }
     let error = plan.failure ?? CardUpdateError(.sessionFailed, updateID: update.id)
     let message = describe(error)
     if json {
-      let code = error.session?.code.name ?? codeName(error.code)
+      let code = error.session?.code.name ?? error.code.name
       let failure: JSON = .object([
         ("ok", .bool(false)), ("format", .string("admin")), ("update", .string(update.id)),
         ("rounds", .int(rounds)), ("requests", .int(requests)), ("commands", list),
@@ -193,20 +196,9 @@ enum AdminCommand {
     return 1
   }
 
-  static func codeName(_ code: CardUpdateError.Code) -> String {
-    switch code {
-    case .requiredUpdateCancelled: return "requiredUpdateCancelled"
-    case .commandFailed: return "commandFailed"
-    case .transportFailed: return "transportFailed"
-    case .notCancellable: return "notCancellable"
-    case .unknownUpdate: return "unknownUpdate"
-    default: return "sessionFailed"
-    }
-  }
-
   static func describe(_ error: CardUpdateError) -> String {
     if let session = error.session { return "\(session)" }
-    var text = codeName(error.code)
+    var text = error.code.name
     if let round = error.round { text += " in round trip \(round)" }
     if let step = error.step { text += " at command \(step + 1)" }
     if let sw = error.statusWord { text += ": status \(sw.hexString)" }

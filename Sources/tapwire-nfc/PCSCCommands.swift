@@ -41,8 +41,18 @@ enum PCSCCommands {
 
   static func context() -> PCSCContext {
     do throws(ReaderError) { return try PCSCContext() } catch {
-      TapwireNFC.fail("no reader: \(error)", status: 1)
+      failNoReader(error)
     }
+  }
+
+  /// Exits 1 with "no reader: " and `error` (its PC/SC name kept, for searching), then what
+  /// to do next: start pcscd when it is not running, else plug a reader in.
+  static func failNoReader(_ error: ReaderError) -> Never {
+    let hint =
+      error.transportCodeName == "SCARD_E_NO_SERVICE"
+      ? "  pcscd is not running: start it with `sudo systemctl start pcscd` (or run `pcscd`)"
+      : "  plug a PC/SC reader in; `tapwire pcsc list` shows the readers pcscd knows"
+    TapwireNFC.fail("no reader: \(error)\n\(hint)", status: 1)
   }
 
   static func list(_ arguments: [String]) async {
@@ -54,7 +64,7 @@ enum PCSCCommands {
         rows.append((reader, try? await context.state(of: reader)))
       }
     } catch {
-      TapwireNFC.fail("no reader: \(error)", status: 1)
+      failNoReader(error)
     }
     if json {
       let readers = rows.map { name, state -> JSON in
@@ -88,7 +98,9 @@ enum PCSCCommands {
       var reader = named
       while reader == nil {
         let readers = try await context.readers()
-        guard !readers.isEmpty else { TapwireNFC.fail("no reader: pcscd lists no reader", status: 1) }
+        guard !readers.isEmpty else {
+          TapwireNFC.fail("no reader: pcscd lists no reader\n  plug a PC/SC reader in", status: 1)
+        }
         for name in readers where try await context.state(of: name).isCardPresent {
           reader = name
           break
@@ -105,7 +117,8 @@ enum PCSCCommands {
       }
       return try await context.connect(to: name)
     } catch {
-      TapwireNFC.fail(error.code == .noReader ? "no reader: \(error)" : "\(error)", status: 1)
+      if error.code == .noReader { failNoReader(error) }
+      TapwireNFC.fail("\(error)", status: 1)
     }
   }
 
@@ -252,7 +265,7 @@ enum PCSCCommands {
     }
     let card = await connect(arguments)
     await announce(card)
-    APDUCommand.progress("running \(script.steps.count) steps on \(card.reader)")
+    APDUCommand.progress("running \(counted(script.steps.count, "step", "steps")) on \(card.reader)")
     var transport = PCSCAPDUTransport(card: card)
     let outcome = await APDUCommand.execute(script, over: &transport)
     try? await card.disconnect()

@@ -21,11 +21,11 @@ enum PCSCControlCommands {
     }
     do throws(ReaderError) {
       guard let first = try await context.readers().first else {
-        TapwireNFC.fail("no reader: pcscd lists no reader", status: 1)
+        TapwireNFC.fail("no reader: pcscd lists no reader\n  plug a PC/SC reader in", status: 1)
       }
       return first
     } catch {
-      TapwireNFC.fail("no reader: \(error)", status: 1)
+      PCSCCommands.failNoReader(error)
     }
   }
 
@@ -36,7 +36,8 @@ enum PCSCControlCommands {
     do throws(ReaderError) {
       return try await context.connect(to: reader, share: .direct, protocols: [])
     } catch {
-      TapwireNFC.fail(error.code == .noReader ? "no reader: \(error)" : "\(error)", status: 1)
+      if error.code == .noReader { PCSCCommands.failNoReader(error) }
+      TapwireNFC.fail("\(error)", status: 1)
     }
   }
 
@@ -259,7 +260,8 @@ enum PCSCControlCommands {
         case .timedOut: TapwireNFC.fail("no card in \(reader) within \(timeout) s", status: 1)
         case .cancelled: TapwireNFC.fail("\(reader): cancelled", status: 1)
         case .systemBusy(let error), .terminatedUnexpectedly(let error):
-          TapwireNFC.fail(error.code == .noReader ? "no reader: \(error)" : "\(error)", status: 1)
+          if error.code == .noReader { PCSCCommands.failNoReader(error) }
+          TapwireNFC.fail("\(error)", status: 1)
         }
       default: break
       }

@@ -3,7 +3,7 @@ import BLEAdvertising
 import Foundation
 
 /// A reader-profile file (`tapwire discover --profile FILE`): JSON describing one or more
-/// `ReaderProfile`s, field by field (the README documents the format):
+/// `ReaderProfile`s, field by field (Documentation/cli.md documents the format):
 ///
 ///     {"version": 1, "profiles": [{"name": "...", "localNamePattern": "ACME-*",
 ///       "companyID": "0xFFFF", "manufacturerDataPrefix": "02", "serviceUUID": "FFF0",

@@ -22,6 +22,10 @@ struct TapwireNFC {
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
            tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
+           tapwire-nfc pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
+           tapwire-nfc dump --pcsc READER [--timeout SECONDS]
+           tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
+           tapwire-nfc connect --bluez --serial S [--json]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
@@ -35,17 +39,42 @@ struct TapwireNFC {
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
                 script) as a required update, one progress line per round trip and command
+      pcsc, discover, connect  as `tapwire pcsc|discover|connect` (see `tapwire COMMAND --help`)
+
+    `tapwire` runs these for its reader commands and checks their options first; its help
+    (`tapwire COMMAND --help`) is the reference. Exit status: 0 done, 1 failed (the typed
+    reason on standard error), 2 bad usage.
     """
 
+  /// Prints `message` and exits with `status`; a usage error (status 2) also says where the
+  /// command's help is.
   static func fail(_ message: String, status: Int32 = 2) -> Never {
-    FileHandle.standardError.write(Data("tapwire: \(message)\n".utf8))
+    var text = "tapwire: \(message)\n"
+    if status == 2 { text += "see `tapwire \(helpTopic.map { "\($0) --help" } ?? "help")`\n" }
+    FileHandle.standardError.write(Data(text.utf8))
     exit(status)
   }
 
+  /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
+  static var helpTopic: String? {
+    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect"]
+    let command = CommandLine.arguments.dropFirst().first ?? ""
+    if command == "dump" { return "read" }
+    return commands.contains(command) ? command : nil
+  }
+
   static func main() async {
+    // libnfc logs to standard error by default (such as "Unable to find USB busses" on a
+    // machine without USB, once per scan); the commands name what failed themselves. A
+    // LIBNFC_LOG_LEVEL the user set (3 shows libnfc's debug log) is kept.
+    setenv("LIBNFC_LOG_LEVEL", "0", 0)
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else { fail(usage) }
     arguments.removeFirst()
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(command == "pcsc" ? PCSCCommands.usage : usage)
+      exit(0)
+    }
     switch command {
     case "simulate": simulate(arguments)
     case "dump" where arguments.contains("--pcsc"): await PCSCControlCommands.dump(arguments)
@@ -90,14 +119,27 @@ struct TapwireNFC {
       do throws(ReaderError) {
         heldLock = try DeviceLock(path: path)
       } catch {
-        fail(error.code == .deviceBusy ? "device busy: \(error)" : "no reader: \(error)", status: 1)
+        if error.code == .deviceBusy { fail("device busy: \(error)", status: 1) }
+        failNoReader(error)
       }
     }
     do throws(ReaderError) {
       return try await LibNFCReader.open(connstring: connstring)
     } catch {
-      fail("no reader: \(error)", status: 1)
+      failNoReader(error)
     }
+  }
+
+  /// What to do when no libnfc reader opens: plug one in, or simulate one.
+  static let noReaderHint = """
+      plug a reader in (or name it with --device CONNSTRING), or start a simulated one with
+      `sleep infinity | tapwire simulate &` and pass the connection string it prints with
+      --device; LIBNFC_LOG_LEVEL=3 shows libnfc's own log
+    """
+
+  /// Exits 1 with "no reader: " and `error`, then what to do next.
+  static func failNoReader(_ error: ReaderError) -> Never {
+    fail("no reader: \(error)\n\(noReaderHint)", status: 1)
   }
 
   /// `type2 NTAG215 UID 04...` or `type4 UID 08...`.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import JSONOutput
 import NDEF
 import NFCReader
 import NFCReaderLibNFC
@@ -35,7 +36,7 @@ enum WriteCommand {
           "verify failed on \(description): wrote \(Hex.string(message)), read back \(Hex.string(readBytes))",
           status: 1)
       }
-      print("wrote \(message.count) bytes to \(description), verified")
+      print("wrote \(counted(message.count, "byte", "bytes")) to \(description), verified")
       print(Hex.string(message))
     } catch {
       await reader.close()

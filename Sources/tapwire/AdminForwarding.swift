@@ -39,9 +39,9 @@ extension ReaderCommands {
 
   /// `tapwire admin`: checks the options, runs `tapwire-nfc admin`.
   static func admin(_ arguments: [String]) -> Int32 {
-    if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help") {
+    if arguments.contains("-h") || arguments.contains("--help") {
       print(adminUsage)
-      return arguments.isEmpty ? 2 : 0
+      return 0
     }
     let valued = [
       "--pcsc", "--device", "--aid", "--script", "--timeout", "--round-trip-timeout", "--retries",

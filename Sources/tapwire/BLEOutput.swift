@@ -3,7 +3,7 @@ import BLEAdvertising
 import JSONOutput
 import NFCWire
 
-/// JSON and human output for `adv`, `hci` and `btsnoop` (see `shared/spec/cli-json.md`).
+/// JSON and human output for `adv`, `hci` and `btsnoop` (see `Documentation/cli-json.md`).
 enum BLEOutput {
   /// The `adv` object's fields (also used inside `hci` reports and NDEF Bluetooth records).
   static func advertisingFields(_ view: borrowing AdvertisingDataView) -> [(String, JSON)] {

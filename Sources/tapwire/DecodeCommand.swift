@@ -127,7 +127,8 @@ enum DecodeCommand {
         bytes = image
         if format == nil {
           format = .t2t
-          note = "input read as a \(kind.rawValue) (\(image.count) bytes of pages), decoded as t2t"
+          note =
+            "input read as a \(kind.rawValue) (\(counted(image.count, "byte", "bytes")) of pages), decoded as t2t"
           if sniffed == nil, let named {
             note! += " (from the file extension .\(named.fileExtension))"
           }

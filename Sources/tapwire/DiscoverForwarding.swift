@@ -20,9 +20,9 @@ extension ReaderCommands {
       connect   reconnect at launch: discover serial S, connect, print lifecycle events
                 (reconnections included) until interrupted (Ctrl-C disconnects).
       --bus     a D-Bus address instead of the system bus (DBUS_SYSTEM_BUS_ADDRESS also works).
-      --profile a reader-profile file (JSON: {"version": 1, "profiles": [...]}, see the README)
-                to recognize readers by instead of the example profile; repeatable, profiles
-                tried in order. A bad file exits 2 naming the field.
+      --profile a reader-profile file (JSON: {"version": 1, "profiles": [...]}; see
+                Documentation/cli.md) to recognize readers by instead of the example profile;
+                repeatable, profiles tried in order. A bad file exits 2 naming the field.
       Exit status: 0 found / connected and disconnected on request, 1 not found or failed
       (the typed reason on standard error or in the last event), 2 bad usage.
 
@@ -85,6 +85,6 @@ extension ReaderCommands {
     }
     process.waitUntilExit()
     sources.forEach { $0.cancel() }
-    return process.terminationStatus
+    return exitStatus(of: process)
   }
 }

@@ -19,6 +19,8 @@ extension EncodeCommand {
     digits or the 36-character form. The data must fit the legacy 31 bytes unless --extended
     (254 bytes, one extended advertising PDU).
 
+    exit status: 0 encoded, 1 it does not fit the budget (the size named), 2 bad usage
+
     examples:
       tapwire encode adv --name Reader --uuid16 180F --tx-power -4
       tapwire encode adv --manufacturer 0x004C:0215 --service-data 180F:64 --extended

@@ -28,6 +28,9 @@ enum EncodeCommand {
     (ntag213, ntag215, ntag216, ultralight, ...) the output is a formatted Type 2 tag memory
     image holding the message, ready to write page by page.
 
+    exit status: 0 encoded, 1 it cannot be encoded (the reason on standard error: too long
+      for the image, an APDU over its limits), 2 bad usage
+
     examples:
       tapwire encode uri https://example.com text --lang en "Hello"
       tapwire encode -o poster.ndef smartposter https://example.com --title en:Example --action do
@@ -161,7 +164,7 @@ enum EncodeCommand {
         }
       }
       guard !records.isEmpty else {
-        Tapwire.fail("encode needs at least one record (see 'tapwire encode --help')")
+        Tapwire.fail("encode needs at least one record")
       }
       let bytes = try NDEFMessage(records: records).encodedBytes(
         options: NDEFEncodingOptions(maximumChunkPayloadSize: chunk))
@@ -219,6 +222,9 @@ enum EncodeCommand {
         ne = value
       case "--extended": extended = true
       case "-o": output = rest.popFirst()
+      case "-h", "--help":
+        print(usage)
+        return 0
       default:
         if word.hasPrefix("--") {
           let hint = Suggestion.closest(to: word, among: ["--le", "--extended"]).map {

@@ -206,11 +206,10 @@ struct Format: Sendable {
               "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), records before a framing error",
             nodes: nodes, warnings: Describe.warnings(json), failure: DecodeFailure(errorJSON: json)))
       }
-      let plural = message.recordCount == 1 ? "record" : "records"
       return .success(
         HumanTree(
           summary:
-            "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(message.recordCount) \(plural)",
+            "NFC Forum NDEF message (ndef), \(Describe.bytes(bytes.count)), \(counted(message.recordCount, "record", "records"))",
           nodes: NDEFTree(source: bytes, options: options).records(message),
           warnings: Describe.warnings(json),
           failure: ok ? nil : DecodeFailure(errorJSON: json)))

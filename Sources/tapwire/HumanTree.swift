@@ -140,7 +140,7 @@ enum Describe {
   }
 
   /// `N byte(s)`.
-  static func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
+  static func bytes(_ count: Int) -> String { counted(count, "byte", "bytes") }
 
   /// The scalar fields of a JSON object as lines without offsets (what a view gives no
   /// offsets for), nested objects and arrays indented.

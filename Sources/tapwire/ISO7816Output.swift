@@ -3,7 +3,7 @@ import ISO7816
 import JSONOutput
 import NFCWire
 
-/// JSON for `capdu`, `rapdu` and `bertlv` (see `shared/spec/cli-json.md`).
+/// JSON for `capdu`, `rapdu` and `bertlv` (see `Documentation/cli-json.md`).
 enum ISO7816Output {
   static func failure(_ error: APDUError) -> DecodeFailure {
     DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message)

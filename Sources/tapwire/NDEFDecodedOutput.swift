@@ -4,7 +4,7 @@ import JSONOutput
 import NDEF
 import NFCWire
 
-/// The `decoded` object of a RECORD (see `shared/spec/cli-json.md`, `ndef`).
+/// The `decoded` object of a RECORD (see `Documentation/cli-json.md`, `ndef`).
 enum NDEFDecodedOutput {
   static func text(_ bytes: RawSpan) -> String { String(decoding: bytes.copiedBytes(), as: UTF8.self) }
 

@@ -3,7 +3,7 @@ import JSONOutput
 import NDEF
 import NFCWire
 
-/// JSON (per `shared/spec/cli-json.md`, format `ndef`) and human output for NDEF messages.
+/// JSON (per `Documentation/cli-json.md`, format `ndef`) and human output for NDEF messages.
 enum NDEFOutput {
   static func warningJSON(_ warning: NDEFWarning) -> JSON {
     .object([

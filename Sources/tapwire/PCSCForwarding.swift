@@ -42,11 +42,14 @@ extension ReaderCommands {
 
   /// `tapwire pcsc`: checks the subcommand and options, runs `tapwire-nfc pcsc`.
   static func pcsc(_ arguments: [String]) -> Int32 {
-    guard let subcommand = arguments.first, !["-h", "--help"].contains(subcommand) else {
-      print(pcscUsage)
-      return arguments.isEmpty ? 2 : 0
-    }
     let subcommands = ["list", "atr", "apdu", "script", "features", "control", "uid"]
+    guard let subcommand = arguments.first else {
+      Tapwire.fail("pcsc needs a command: \(subcommands.joined(separator: ", "))")
+    }
+    if ["-h", "--help"].contains(subcommand) {
+      print(pcscUsage)
+      return 0
+    }
     guard subcommands.contains(subcommand) else {
       let hint =
         Suggestion.closest(to: subcommand, among: subcommands).map {

@@ -22,9 +22,13 @@ enum ReaderCommands {
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
+      Exit status: 0 read and decoded (simulate: standard input closed), 1 no reader (with
+      what to do: plug one in, or simulate one and pass --device), no tag, or the memory
+      does not decode (named), 2 bad usage.
+
     examples:
-      tapwire simulate --image Corpus/tags/seeds/t2t-ntag215-smartposter.bin &
-      tapwire read --device pn532_uart:/dev/pts/3 --json
+      sleep infinity | tapwire simulate --image Corpus/tags/seeds/t2t-ntag215-smartposter.bin &
+      tapwire read --device pn532_uart:/dev/pts/3 --json   # the connection string simulate printed
     """
 
   /// The `tapwire-nfc` binary beside this one.
@@ -39,8 +43,15 @@ enum ReaderCommands {
         Data(
           "tapwire: the reader commands need tapwire-nfc next to tapwire (swift build --product tapwire-nfc; it needs libnfc-dev)\n"
             .utf8))
-      exit(2)
+      exit(1)
     }
+  }
+
+  /// The exit status to pass on for a finished `tapwire-nfc`: its own, or 128 + the signal
+  /// number when a signal ended it (the shell's convention: 130 for SIGINT, 143 for SIGTERM),
+  /// where Foundation reports the bare signal number (2 for SIGINT, the usage status).
+  static func exitStatus(of process: Process) -> Int32 {
+    process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   }
 
   /// Exits 2 for an option the command does not take, naming the closest one it does.
@@ -69,7 +80,7 @@ enum ReaderCommands {
     process.arguments = ["simulate"] + arguments
     do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
     process.waitUntilExit()
-    return process.terminationStatus
+    return exitStatus(of: process)
   }
 
   static func read(_ arguments: [String]) -> Int32 {
@@ -107,7 +118,7 @@ enum ReaderCommands {
     do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return process.terminationStatus }
+    guard process.terminationStatus == 0 else { return exitStatus(of: process) }
     let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard parts.count == 2, let format = Format.named(parts[0]), let image = Hex.bytes(parts[1]) else {
@@ -158,7 +169,7 @@ enum ReaderCommands {
            tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] HEX...
 
       Waits for an ISO-DEP tag and runs the applet-update script in FILE (one command APDU
-      per line, `-> [DATA] SW` for the expected response; see the README), printing one
+      per line, `-> [DATA] SW` for the expected response; see Documentation/cli.md), printing one
       progress line per step on standard error and stopping at the first step whose response
       is not the expected one; or sends each command APDU given in hex and prints its response.
       --json prints a summary object (format "apduScript") or one "rapdu" object per APDU.
@@ -177,7 +188,7 @@ enum ReaderCommands {
     process.arguments = arguments
     do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
     process.waitUntilExit()
-    return process.terminationStatus
+    return exitStatus(of: process)
   }
 
   /// `tapwire write`: the message is built by `tapwire encode` (run as a child of this

@@ -4,7 +4,7 @@ import NDEF
 import NFCTags
 import NFCWire
 
-/// JSON for tag memory images `t1t`, `t2t`, `t3t`, `t5t` (see `shared/spec/cli-json.md`).
+/// JSON for tag memory images `t1t`, `t2t`, `t3t`, `t5t` (see `Documentation/cli-json.md`).
 enum TagOutput {
   static func failure(_ error: NFCTagError) -> DecodeFailure {
     DecodeFailure(code: error.code.name, offset: error.offset, message: error.code.message)

@@ -34,7 +34,11 @@ struct Tapwire {
       connect  connect to a reader over BlueZ, reconnecting when the link drops
       help     show this text, or a command's help
 
-    exit status: 0 decoded, 1 an input did not decode, 2 bad usage
+    exit status (every command): 0 done, 1 failed (the typed reason on standard error, or
+      "ok": false in --json output), 2 bad usage (a short usage on standard error);
+      130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM)
+    Run `tapwire COMMAND --help` (or `tapwire help COMMAND`) for a command's options.
+    Documentation/cli.md is the reference; Documentation/cli-json.md the --json contract.
     """
 
   static let decodeUsage = """
@@ -54,6 +58,9 @@ struct Tapwire {
     its value and what it means. On a terminal (and not with NO_COLOR or TERM=dumb) the
     tree is coloured, and a directory or a --lines batch shows [n/total] progress on
     standard error; never in a pipe.
+
+    exit status: 0 every input decoded, 1 an input did not decode (the error code, offset
+      and a caret under the bad byte), 2 bad usage
 
     options:
       --as FORMAT   the input format: \(Format.all.map(\.name).joined(separator: ", "))
@@ -101,28 +108,57 @@ struct Tapwire {
     case "discover", "connect":
       exit(ReaderCommands.discover(command, arguments))
     case "help", "-h", "--help":
-      let texts = [
-        "decode": decodeUsage, "encode": EncodeCommand.usage, "write": ReaderCommands.writeUsage,
-        "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage,
-        "admin": ReaderCommands.adminUsage,
-        "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage,
-      ]
-      print(arguments.first.flatMap { texts[$0] } ?? usage)
+      guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
+        print(usage)
+        exit(0)
+      }
+      guard let text = texts[topic] else { failUnknownCommand(topic) }
+      print(text)
       exit(0)
     default:
-      let suggestion = Suggestion.closest(
-        to: command,
-        among: [
-          "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect",
-          "help",
-        ])
-      fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+      failUnknownCommand(command)
     }
   }
 
-  /// Prints a usage error and exits with status 2.
+  /// Each command's help text, by command name (`encode adv` has its own, under encode's).
+  static let texts = [
+    "decode": decodeUsage, "encode": EncodeCommand.usage, "read": ReaderCommands.readUsage,
+    "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
+    "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
+    "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
+  ]
+
+  static let commands = [
+    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "help",
+  ]
+
+  static func failUnknownCommand(_ command: String) -> Never {
+    let suggestion = Suggestion.closest(to: command, among: commands)
+    fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+  }
+
+  /// The `usage:` lines of `text` (up to its first blank line).
+  static func synopsis(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .drop { !$0.hasPrefix("usage:") }
+      .prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+      .joined(separator: "\n")
+  }
+
+  /// The usage-error text for `message`: the message, the command's usage lines and where its
+  /// help is (the command is the first argument, when it is a known one).
+  static func usageError(_ message: String) -> String {
+    let command = CommandLine.arguments.dropFirst().first.flatMap { texts[$0] == nil ? nil : $0 }
+    guard let command, command != "help", let text = texts[command] else {
+      return "tapwire: \(message)\nsee `tapwire help`\n"
+    }
+    return "tapwire: \(message)\n\(synopsis(text))\nsee `tapwire \(command) --help`\n"
+  }
+
+  /// Prints a usage error (the message, the command's usage lines, where its help is) and
+  /// exits with status 2.
   static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("tapwire: \(message)\nsee 'tapwire help'\n".utf8))
+    FileHandle.standardError.write(Data(usageError(message).utf8))
     exit(2)
   }
 }

@@ -134,6 +134,23 @@ struct DiscoverCommandTests {
     #expect(lines == ["not found"])
   }
 
+  /// A discovery stopped by SIGINT (Ctrl-C) exits 130, the shell's status for SIGINT, not 2
+  /// (the usage status Foundation's bare signal number gave before; issue 35).
+  @Test func discoveryInterruptedBySIGINTExits130() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.tapwire)
+    process.arguments = ["discover", "--bluez", "--bus", stack.address, "--scan", "--timeout", "30"]
+    process.standardOutput = Pipe()
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    usleep(1_500_000)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+  }
+
   @Test func usageErrors() throws {
     #expect(try run(["discover"]).0 == 2)
     #expect(try run(["discover", "--bluez", "--btsnoop", "x"]).0 == 2)

@@ -149,5 +149,6 @@ extension PCSCTransportTests {
     #expect(run.status == 1)
     #expect(run.stderr.contains("no reader:"))
     #expect(run.stderr.contains("SCARD_E_NO_SERVICE"))
+    #expect(run.stderr.contains("pcscd is not running"))
   }
 }

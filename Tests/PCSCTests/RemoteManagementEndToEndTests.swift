@@ -185,7 +185,7 @@ extension PCSCTransportTests {
     let lines = run.stderr.split(separator: "\n")
     #expect(lines.filter { $0.contains(": POST ") }.count == 4)
     #expect(lines.filter { $0.contains(" command ") && $0.hasSuffix("%)") }.count == 5)
-    #expect(run.stderr.contains("round trip 3: 1 commands for a00000064701010101"))
+    #expect(run.stderr.contains("round trip 3: 1 command for a00000064701010101"))
     // The server saw Amendment B requests: the response scripts, each with its status.
     let requests = server.requests()
     #expect(

@@ -25,15 +25,24 @@ enum CLI {
     var stderr: String
   }
 
-  /// Runs `tapwire` with `arguments` in the repository root, feeding `stdin`.
-  static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws
-    -> Result
-  {
+  /// The `tapwire-nfc` binary next to `tapwire`.
+  static var helper: URL {
+    executable.deletingLastPathComponent().appendingPathComponent("tapwire-nfc")
+  }
+
+  /// Runs `tapwire` (or `program`) with `arguments` in the repository root, feeding `stdin`,
+  /// with `environment` added to this process's environment and `unset` removed from it.
+  static func run(
+    _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], unset: [String] = [],
+    program: URL? = nil
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = program ?? executable
     process.arguments = arguments
-    if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if !environment.isEmpty || !unset.isEmpty {
+      var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      for name in unset { merged[name] = nil }
+      process.environment = merged
     }
     process.currentDirectoryURL = root
     let out = Pipe()

@@ -19,6 +19,12 @@ import ISO7816
     mutating func send(_ request: AdminRequest, timeout: Duration) async -> AdminHTTPResult
   }
 
+  /// A driver's sleep handed to the unstructured task that runs it: the driver awaits that
+  /// task at once, so the closure never runs while the driver does.
+  private struct SleepHandOff: @unchecked Sendable {
+    let sleep: (MonotonicInstant) async -> Void
+  }
+
   /// Runs an ``AdminSession`` with an HTTP client, an APDU transport to the card and a
   /// monotonic clock, reporting each event with the progress after it.
   public struct AdminSessionDriver<Client: AdminHTTPClient, Transport: APDUTransport> {
@@ -34,7 +40,8 @@ import ISO7816
     /// (``RemoteManagementError/Code/cardRemoved``).
     public private(set) var lastTransportError: Transport.Failure?
     /// Whether a cancelled task cancels the session (off for updates that cannot be
-    /// cancelled once started).
+    /// cancelled once started). When off, a retry's backoff in a cancelled task still waits
+    /// until its instant: ``sleep`` then runs in an unstructured task, which is not cancelled.
     public var honoursCancellation = true
 
     /// Creates a driver; by default the clock is `ContinuousClock` (its origin when the
@@ -72,7 +79,14 @@ import ISO7816
           case .timedOut: session.timedOut(at: now())
           }
         case .wait(let time):
-          await sleep(time)
+          if !honoursCancellation && Task.isCancelled {
+            // `Task.sleep` returns at once in a cancelled task, and the loop would spin for the
+            // whole backoff: an unstructured task is not cancelled, so the wait is real.
+            let handOff = SleepHandOff(sleep: sleep)
+            await Task { await handOff.sleep(time) }.value
+          } else {
+            await sleep(time)
+          }
         case .transmit(let bytes):
           do {
             let reply = try await transport.transmit(bytes)

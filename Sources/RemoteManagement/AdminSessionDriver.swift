@@ -14,6 +14,11 @@ import ISO7816
 
   /// The caller's HTTP client: sends one ``AdminRequest`` and reports what happened. It must
   /// not follow redirections itself (the session does, to detect loops).
+  ///
+  /// The client is where a server's bytes are bounded: the session keeps the body and headers
+  /// it is handed and parses the body once. A client should refuse a body over its own limit
+  /// while it arrives (as a failed connection), bound the headers, and return by `timeout`
+  /// whatever the server does (`RemoteManagementHTTP`'s `URLSessionAdminClient` does all three).
   public protocol AdminHTTPClient {
     /// Sends `request`, giving up after `timeout`.
     mutating func send(_ request: AdminRequest, timeout: Duration) async -> AdminHTTPResult

@@ -14,25 +14,25 @@ import Synchronization
 ///
 /// What a server can make it hold:
 /// - The response body: at most ``maximumBodySize`` bytes are kept. A `Content-Length` over
-///   the limit is refused when the headers arrive, an undeclared body (read to the close) when
-///   its count passes the limit; either is
-///   ``RemoteManagement/AdminHTTPResult/connectionFailed(_:)`` with the reason
-///   `response body over N bytes`, which the session reports as
-///   ``RemoteManagement/RemoteManagementError/Code/transportFailed`` with that
-///   ``RemoteManagement/RemoteManagementError/detail``. The transfer is then cancelled and
-///   whatever still arrives is dropped. FoundationNetworking hands the body over in chunks of
-///   up to 16 KiB through the session's delegate queue, without back-pressure, and a cancel
-///   takes effect on its own work queue: the chunks in flight meanwhile are transient and
-///   are dropped as they are delivered (the refusal never waits on them).
+///   the limit is refused when the headers arrive, an undeclared body (read to the close)
+///   when its count passes the limit; either is `AdminHTTPResult.connectionFailed(_:)` with
+///   the reason `response body over N bytes`, which the session reports as
+///   `RemoteManagementError.Code.transportFailed` with that `detail`. The transfer is then
+///   cancelled and whatever still arrives is dropped. FoundationNetworking hands the body
+///   over in chunks of up to 16 KiB through the session's delegate queue, without
+///   back-pressure, and a cancel takes effect on its own work queue: the chunks in flight
+///   meanwhile are transient and dropped as they are delivered (the refusal never waits on
+///   them; `tapwire admin` against 8 GiB streamed on loopback peaks where a one-round
+///   session does, about 40 MB).
 /// - The response headers: libcurl's bound, 300 KiB for all of them and 100 KiB for one
-///   header line (libcurl 7.84 and later; Debian 12 ships 7.88), refused as a failed connection.
+///   header line (libcurl 7.84 and later; Debian 12 ships 7.88), a failed connection.
 /// - A connection that closes before the declared body is complete: a failed connection.
 /// - The round trip: the result is `.timedOut` at the deadline whatever the transfer does.
-/// - A redirection's body (3xx) is outside this bound: FoundationNetworking keeps it itself,
-///   tells the delegate nothing until it has all of it, and a `cancel()` meanwhile does not
-///   end the transfer (swift-corelibs-foundation in Swift 6.3.1). The session still gets
-///   `.timedOut` at its deadline and goes on; the abandoned transfer keeps reading until the
-///   server closes (about 5 MB of memory a second on loopback, its copying being quadratic).
+/// - A redirection's body (3xx) is outside the body bound: FoundationNetworking (Swift
+///   6.3.1) keeps it itself, tells the delegate nothing until it is complete, and does not
+///   end the transfer on `cancel()` while it streams. The session still gets `.timedOut` at
+///   its deadline; the abandoned transfer reads on until the server closes (tens of MB in a
+///   3 s round trip on loopback).
 ///
 /// On Linux the certificate authorities are the system store's (FoundationNetworking gives
 /// libcurl the first bundle it finds, `/etc/ssl/certs/ca-certificates.crt` on Debian); a
@@ -108,7 +108,9 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
   /// Ends the transfer of `task` with a refused body: the result now, the cancel off this
   /// (delegate) queue. `cancel()` waits for the session's work queue; waiting here would stop
   /// this queue from dropping the chunks still arriving, which would pile up in memory.
-  private func refuse(_ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<AdminHTTPResult, Never>) {
+  private func refuse(
+    _ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<AdminHTTPResult, Never>
+  ) {
     continuation.resume(returning: .connectionFailed("response body over \(limit) bytes"))
     DispatchQueue.global().async { task.cancel() }
   }

@@ -100,6 +100,7 @@ extension PCSCTransportTests {
       "hugeRedirect": {"rounds": [{"commands": [], "fault": {"hugeBody": \(Self.hugeBody), "redirect": "/s/single"}}]},
       "hugeRedirectUnsized": {"rounds": [{"commands": [], "fault": {"hugeBody": \(Self.hugeBody), "omitLength": true,
                                                                    "redirect": "/s/single"}}]},
+      "headerFlood": {"rounds": [{"commands": ["80CA00FE00"], "fault": {"headerFlood": 10000}}]},
       "truncated": {"rounds": [{"commands": ["80CA00FE00", "80CA00FE00"], "fault": {"truncate": true}}]}
     }
     """
@@ -263,6 +264,8 @@ extension PCSCTransportTests {
       ("malformed", once, "malformedScript"),
       ("loop", once, "redirectLoop"), ("endless", ["--max-rounds", "3"], "tooManyRoundTrips"),
       ("failing", [], "commandFailed"), ("nothing-here", once, "httpStatus"),
+      // 1 MB of headers: over libcurl's 300 KiB for all of them.
+      ("headerFlood", once, "transportFailed"),
     ]
     for (scenario, extra, code) in cases {
       let (run, object) = try Self.admin(server, scenario, stack: stack, extra)
@@ -280,6 +283,9 @@ extension PCSCTransportTests {
     #expect(
       malformed.stderr.contains("malformedScript in round trip 1 (lengthExceedsInput at offset"),
       "\(malformed.stderr)")
+    // libcurl refuses the headers, not a parse in Tapwire.
+    let (flood, _) = try Self.admin(server, "headerFlood", stack: stack, once)
+    #expect(flood.stderr.contains("Too large response headers"), "\(flood.stderr)")
     // A dropped connection is retried with X-Admin-Resume and the session completes.
     let (dropped, _) = try Self.admin(server, "drop", stack: stack)
     #expect(dropped.status == 0, "\(dropped.stderr)")

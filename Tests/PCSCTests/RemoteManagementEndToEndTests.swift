@@ -57,10 +57,12 @@ final class RAMServer {
     }
   }
 
-  /// SIGTERM by PID (nsenter execs python, so it is the server's), then wait.
+  /// SIGKILL by PID (nsenter execs python, so it is the server's), then wait. Not SIGTERM:
+  /// a child of the test process starts with SIGTERM blocked (the spawning thread's mask),
+  /// so it waited out `PCSCStack.terminate`'s 10 s grace on every test.
   func stop() {
     guard process.isRunning else { return }
-    PCSCStack.terminate(process.processIdentifier)
+    kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
 

@@ -195,7 +195,7 @@ let package = Package(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "ISO7816"],
+      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "RemoteManagementHTTP", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(

@@ -34,6 +34,12 @@ public struct RemoteCommandScript: Sendable, Hashable {
 
   /// Parses a command scripting template that fills `bytes`.
   ///
+  /// Bounded by `bytes`: one pass over one level of TLVs (no recursion), every length
+  /// compared with what remains before it is read; at most one item per 2 bytes and one
+  /// command per 6 (`22`, a length and a 4-byte header), each copied into an owned step, so
+  /// the result takes a small multiple of `bytes.count`. The number of commands has no bound
+  /// of its own: a caller that needs one bounds the template's size.
+  ///
   /// - Throws: ``APDUError/Code/unexpectedTag`` for another template or item tag, the
   ///   BER-TLV header errors, ``APDUError/Code/trailingData``, and each C-APDU's decoding
   ///   error at its absolute offset with the step index.

@@ -29,6 +29,14 @@ import NFCWire
 /// Time is the caller's: a `MonotonicInstant` of any monotonic clock, intervals as
 /// `Duration`s. Every bound is in the
 /// configuration: round trips, redirections, attempts per POST and the exchange's own.
+///
+/// What a server can make the session hold: the last response it was handed (the HTTP
+/// client bounds its body and headers, see ``AdminHTTPClient``), the script parsed from that
+/// body (one pass, no recursion: at most one command per 6 body bytes, each owned, so a few
+/// times the body's size), the redirections visited (at most
+/// ``AdminSessionConfiguration/maximumRedirects`` URIs) and the response script being built
+/// (one response per command run, each as long as the card's answer). Header lookups are
+/// linear in the number of headers; URI resolution linear in the URIs' lengths.
 /// Events that arrive in the wrong phase (a card answer while a POST is out, anything
 /// after the end) are ignored.
 public struct AdminSession: Sendable {

@@ -14,9 +14,20 @@ import ISO7816
 
   /// The caller's HTTP client: sends one ``AdminRequest`` and reports what happened. It must
   /// not follow redirections itself (the session does, to detect loops).
+  ///
+  /// The client is where a server's bytes are bounded: the session keeps the body and headers
+  /// it is handed and parses the body once. A client should refuse a body over its own limit
+  /// while it arrives (as a failed connection), bound the headers, and return by `timeout`
+  /// whatever the server does (`RemoteManagementHTTP`'s `URLSessionAdminClient` does all three).
   public protocol AdminHTTPClient {
     /// Sends `request`, giving up after `timeout`.
     mutating func send(_ request: AdminRequest, timeout: Duration) async -> AdminHTTPResult
+  }
+
+  /// A driver's sleep handed to the unstructured task that runs it: the driver awaits that
+  /// task at once, so the closure never runs while the driver does.
+  private struct SleepHandOff: @unchecked Sendable {
+    let sleep: (MonotonicInstant) async -> Void
   }
 
   /// Runs an ``AdminSession`` with an HTTP client, an APDU transport to the card and a
@@ -34,7 +45,8 @@ import ISO7816
     /// (``RemoteManagementError/Code/cardRemoved``).
     public private(set) var lastTransportError: Transport.Failure?
     /// Whether a cancelled task cancels the session (off for updates that cannot be
-    /// cancelled once started).
+    /// cancelled once started). When off, a retry's backoff in a cancelled task still waits
+    /// until its instant: ``sleep`` then runs in an unstructured task, which is not cancelled.
     public var honoursCancellation = true
 
     /// Creates a driver; by default the clock is `ContinuousClock` (its origin when the
@@ -72,7 +84,14 @@ import ISO7816
           case .timedOut: session.timedOut(at: now())
           }
         case .wait(let time):
-          await sleep(time)
+          if !honoursCancellation && Task.isCancelled {
+            // `Task.sleep` returns at once in a cancelled task, and the loop would spin for the
+            // whole backoff: an unstructured task is not cancelled, so the wait is real.
+            let handOff = SleepHandOff(sleep: sleep)
+            await Task { await handOff.sleep(time) }.value
+          } else {
+            await sleep(time)
+          }
         case .transmit(let bytes):
           do {
             let reply = try await transport.transmit(bytes)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import RemoteManagement
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -8,24 +9,50 @@ import RemoteManagement
 
 /// An `AdminHTTPClient` over `URLSession` (FoundationNetworking on
 /// Linux): HTTP and HTTPS, redirections left to the `AdminSession`
-/// (which detects loops), bodies bounded by ``maximumBodySize``, each request cancelled at
-/// its deadline (a server that trickles bytes cannot hold the session past it).
+/// (which detects loops), bodies bounded by ``maximumBodySize`` while they arrive, each request
+/// cancelled at its deadline (a server that trickles bytes cannot hold the session past it).
+///
+/// What a server can make it hold:
+/// - The response body: at most ``maximumBodySize`` bytes are kept. A `Content-Length` over
+///   the limit is refused when the headers arrive, an undeclared body (read to the close)
+///   when its count passes the limit; either is `AdminHTTPResult.connectionFailed(_:)` with
+///   the reason `response body over N bytes`, which the session reports as
+///   `RemoteManagementError.Code.transportFailed` with that `detail`. The transfer is then
+///   cancelled and whatever still arrives is dropped. FoundationNetworking hands the body
+///   over in chunks of up to 16 KiB through the session's delegate queue, without
+///   back-pressure, and a cancel takes effect on its own work queue: the chunks in flight
+///   meanwhile are transient and dropped as they are delivered (the refusal never waits on
+///   them; `tapwire admin` against 8 GiB streamed on loopback peaks where a one-round
+///   session does, about 40 MB).
+/// - The response headers: libcurl's bound, 300 KiB for all of them and 100 KiB for one
+///   header line (libcurl 7.84 and later; Debian 12 ships 7.88), a failed connection.
+/// - A connection that closes before the declared body is complete: a failed connection.
+/// - The round trip: the result is `.timedOut` at the deadline whatever the transfer does.
+/// - A redirection's body (3xx) is outside the body bound: FoundationNetworking (Swift
+///   6.3.1) keeps it itself, tells the delegate nothing until it is complete, and does not
+///   end the transfer on `cancel()` while it streams. The session still gets `.timedOut` at
+///   its deadline; the abandoned transfer reads on until the server closes (tens of MB in a
+///   3 s round trip on loopback).
 ///
 /// On Linux the certificate authorities are the system store's (FoundationNetworking gives
 /// libcurl the first bundle it finds, `/etc/ssl/certs/ca-certificates.crt` on Debian); a
 /// certificate that does not verify is a failed connection.
 public struct URLSessionAdminClient: AdminHTTPClient {
-  /// The session (its delegate refuses redirections).
+  /// The session (its delegate refuses redirections and bounds the body).
   public let session: URLSession
-  /// The most response body bytes accepted; a larger body counts as a failed connection.
+  /// The most response body bytes accepted; a larger body is refused while it arrives and
+  /// counts as a failed connection.
   public var maximumBodySize: Int
+  private let transfers: Transfers
 
   /// Creates a client with an ephemeral configuration.
   public init(maximumBodySize: Int = 1 << 20) {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpShouldSetCookies = false
     configuration.urlCache = nil
-    session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    let transfers = Transfers()
+    session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    self.transfers = transfers
     self.maximumBodySize = maximumBodySize
   }
 
@@ -40,51 +67,110 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     urlRequest.timeoutInterval = Double(milliseconds) / 1000
     for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
     urlRequest.httpBody = Data(request.body)
-    let limit = maximumBodySize
+    let limit = max(maximumBodySize, 0)
     let session = self.session
+    let transfers = self.transfers
     return await withCheckedContinuation { continuation in
-      let task = session.dataTask(with: urlRequest) { data, response, error in
-        if let error = error as? URLError {
-          // A cancel is the whole-request deadline below (the request timeout is an idle one).
-          let timedOut = error.code == .timedOut || error.code == .cancelled
-          continuation.resume(returning: timedOut ? .timedOut : .connectionFailed(error.localizedDescription))
-          return
-        }
-        if let error {
-          continuation.resume(returning: .connectionFailed("\(error)"))
-          return
-        }
-        guard let http = response as? HTTPURLResponse else {
-          continuation.resume(returning: .connectionFailed("not an HTTP response"))
-          return
-        }
-        let body = [UInt8](data ?? Data())
-        guard body.count <= limit else {
-          continuation.resume(returning: .connectionFailed("response body over \(limit) bytes"))
-          return
-        }
-        var headers: [AdminHeaderField] = []
-        for (name, value) in http.allHeaderFields {
-          headers.append(AdminHeaderField("\(name)", "\(value)"))
-        }
-        continuation.resume(
-          returning: .response(AdminResponse(statusCode: http.statusCode, headers: headers, body: body)))
-      }
+      let task = session.dataTask(with: urlRequest)
+      transfers.start(task.taskIdentifier, limit: limit, continuation: continuation)
       task.resume()
-      // The whole request, not only each idle gap, must end by the session's deadline.
+      // The whole request, not only each idle gap, ends by the session's deadline, even when
+      // the task does not end on `cancel()` (see the type's notes on redirections).
+      let id = task.taskIdentifier
       DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: milliseconds))) {
+        transfers.expire(id)
         task.cancel()
       }
     }
   }
 }
 
-/// Refuses every redirection, so the 3xx response reaches the session.
-final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+/// The session's delegate: one bounded body per task, each task's result handed to its
+/// continuation exactly once; redirections refused, so the 3xx response reaches the session.
+final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
+  private struct Transfer {
+    var continuation: CheckedContinuation<AdminHTTPResult, Never>
+    var limit: Int
+    var body: [UInt8] = []
+  }
+
+  private let transfers = Mutex<[Int: Transfer]>([:])
+
+  func start(_ id: Int, limit: Int, continuation: CheckedContinuation<AdminHTTPResult, Never>) {
+    transfers.withLock { $0[id] = Transfer(continuation: continuation, limit: limit) }
+  }
+
+  /// Ends the transfer `id` with `.timedOut` if it has not ended yet.
+  func expire(_ id: Int) {
+    transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(returning: .timedOut)
+  }
+
+  /// Ends the transfer of `task` with a refused body: the result now, the cancel off this
+  /// (delegate) queue. `cancel()` waits for the session's work queue; waiting here would stop
+  /// this queue from dropping the chunks still arriving, which would pile up in memory.
+  private func refuse(
+    _ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<AdminHTTPResult, Never>
+  ) {
+    continuation.resume(returning: .connectionFailed("response body over \(limit) bytes"))
+    DispatchQueue.global().async { task.cancel() }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    // FoundationNetworking ignores the disposition: a refusal has to cancel the task.
+    completionHandler(.allow)
+    let declared = response.expectedContentLength
+    let refused = transfers.withLock { transfers -> Transfer? in
+      guard let transfer = transfers[dataTask.taskIdentifier], declared > Int64(transfer.limit) else {
+        return nil
+      }
+      return transfers.removeValue(forKey: dataTask.taskIdentifier)
+    }
+    if let refused { refuse(dataTask, limit: refused.limit, continuation: refused.continuation) }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let refused = transfers.withLock { transfers -> Transfer? in
+      let id = dataTask.taskIdentifier
+      guard var transfer = transfers[id] else { return nil }
+      guard data.count <= transfer.limit - transfer.body.count else {
+        return transfers.removeValue(forKey: id)
+      }
+      transfers[id] = nil  // append without a second copy of the body
+      transfer.body.append(contentsOf: data)
+      transfers[id] = transfer
+      return nil
+    }
+    if let refused { refuse(dataTask, limit: refused.limit, continuation: refused.continuation) }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+    transfer.continuation.resume(returning: Self.result(task.response, body: transfer.body, error: error))
+  }
+
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
   ) {
     completionHandler(nil)
+  }
+
+  static func result(_ response: URLResponse?, body: [UInt8], error: Error?) -> AdminHTTPResult {
+    if let error = error as? URLError {
+      // A cancel is the whole-request deadline (the request timeout is an idle one); a
+      // refused body has had its result already.
+      let timedOut = error.code == .timedOut || error.code == .cancelled
+      return timedOut ? .timedOut : .connectionFailed(error.localizedDescription)
+    }
+    if let error { return .connectionFailed("\(error)") }
+    guard let http = response as? HTTPURLResponse else { return .connectionFailed("not an HTTP response") }
+    var headers: [AdminHeaderField] = []
+    for (name, value) in http.allHeaderFields {
+      headers.append(AdminHeaderField("\(name)", "\(value)"))
+    }
+    return .response(AdminResponse(statusCode: http.statusCode, headers: headers, body: body))
   }
 }

@@ -58,10 +58,12 @@ final class RAMServer {
     }
   }
 
-  /// SIGTERM by PID (nsenter execs python, so it is the server's), then wait.
+  /// SIGKILL by PID (nsenter execs python, so it is the server's), then wait. Not SIGTERM:
+  /// a child of the test process starts with SIGTERM blocked (the spawning thread's mask),
+  /// so it waited out `PCSCStack.terminate`'s 10 s grace on every test.
   func stop() {
     guard process.isRunning else { return }
-    DaemonNamespace.terminate(process.processIdentifier)
+    kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
 
@@ -94,19 +96,39 @@ extension PCSCTransportTests {
       "endless": {"rounds": [{"commands": ["80CA00FE00"]}, {"commands": ["80CA00FE00"]}, {"commands": ["80CA00FE00"]},
                              {"commands": ["80CA00FE00"]}]},
       "tls": {"rounds": [{"commands": ["80CA00FE00"]}]},
-      "removed": {"rounds": [{"commands": ["80CA00FE00", "80CA00FE00", "80CA00FE00"]}]}
+      "single": {"rounds": [{"commands": ["80CA00FE00"]}]},
+      "removed": {"rounds": [{"commands": ["80CA00FE00", "80CA00FE00", "80CA00FE00"]}]},
+      "huge": {"rounds": [{"commands": [], "fault": {"hugeBody": \(Self.hugeBody)}}]},
+      "hugeUnsized": {"rounds": [{"commands": [], "fault": {"hugeBody": \(Self.hugeBody), "omitLength": true}}]},
+      "hugeRedirect": {"rounds": [{"commands": [], "fault": {"hugeBody": \(Self.hugeBody), "redirect": "/s/single"}}]},
+      "hugeRedirectUnsized": {"rounds": [{"commands": [], "fault": {"hugeBody": \(Self.hugeBody), "omitLength": true,
+                                                                   "redirect": "/s/single"}}]},
+      "headerFlood": {"rounds": [{"commands": ["80CA00FE00"], "fault": {"headerFlood": 10000}}]},
+      "truncated": {"rounds": [{"commands": ["80CA00FE00", "80CA00FE00"], "fault": {"truncate": true}}]}
     }
     """
+
+  /// The body of the `huge` scenarios: 8 GiB of zeros, streamed as fast as `tapwire` reads.
+  static let hugeBody: Int64 = 8 << 30
+  /// `URLSessionAdminClient`'s default `maximumBodySize`, the one `tapwire admin` uses.
+  static let bodyLimit = 1 << 20
 
   /// `tapwire ARGUMENTS` inside the namespace of `pid`; killed (and the test failed) after
   /// `limit` seconds, so a hang cannot pass.
   static func tapwire(
-    inNamespaceOf pid: pid_t, _ arguments: [String], trusting caFile: String? = nil, limit: Double = 90
+    inNamespaceOf pid: pid_t, _ arguments: [String], trusting caFile: String? = nil, limit: Double = 90,
+    peakMemoryFile: String? = nil
   ) throws
     -> Run
   {
     let process = Process()
-    let command = [RAMServer.nsenter, "--net=/proc/\(pid)/ns/net", tapwire] + arguments
+    var command = [RAMServer.nsenter, "--net=/proc/\(pid)/ns/net", tapwire] + arguments
+    if let peakMemoryFile {
+      // The largest peak resident set (VmHWM, KiB) of the process tree: `tapwire` waits for
+      // its `tapwire-nfc`, so the rusage of the reaped children covers both.
+      command =
+        [RAMServer.python, "-c", Self.peakMemoryScript, peakMemoryFile, String(max(limit - 2, 1))] + command
+    }
     if let caFile {
       // FoundationNetworking trusts the system store only (libcurl's CAINFO is the first of
       // its known bundle paths): a private mount namespace puts the test CA there.
@@ -149,14 +171,33 @@ extension PCSCTransportTests {
       stderr: String(decoding: errData, as: UTF8.self))
   }
 
-  static func admin(_ server: RAMServer, _ scenario: String, stack: PCSCStack, _ extra: [String] = []) throws
+  /// Runs argv[3:] in its own process group, killed (the group) after argv[2] seconds; writes
+  /// the children's largest peak resident set (KiB) to argv[1]; exits with the child's status.
+  static let peakMemoryScript = """
+    import os, resource, signal, subprocess, sys
+    child = subprocess.Popen(sys.argv[3:], start_new_session=True)
+    try:
+        status = child.wait(timeout=float(sys.argv[2]))
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        status = child.wait()
+    with open(sys.argv[1], "w") as f:
+        f.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+    sys.exit(status if status >= 0 else 128 - status)
+    """
+
+  static func admin(
+    _ server: RAMServer, _ scenario: String, stack: PCSCStack, _ extra: [String] = [], limit: Double = 90,
+    peakMemoryFile: String? = nil
+  ) throws
     -> (
       Run, [String: Any]
     )
   {
     let run = try tapwire(
       inNamespaceOf: stack.pcscdPID,
-      ["admin", server.url(scenario), "--pcsc", PCSCStack.reader, "--timeout", "60", "--json"] + extra)
+      ["admin", server.url(scenario), "--pcsc", PCSCStack.reader, "--timeout", "60", "--json"] + extra,
+      limit: limit, peakMemoryFile: peakMemoryFile)
     let object = (try? object(run.stdout)) ?? [:]
     return (run, object)
   }
@@ -226,6 +267,8 @@ extension PCSCTransportTests {
       ("malformed", once, "malformedScript"),
       ("loop", once, "redirectLoop"), ("endless", ["--max-rounds", "3"], "tooManyRoundTrips"),
       ("failing", [], "commandFailed"), ("nothing-here", once, "httpStatus"),
+      // 1 MB of headers: over libcurl's 300 KiB for all of them.
+      ("headerFlood", once, "transportFailed"),
     ]
     for (scenario, extra, code) in cases {
       let (run, object) = try Self.admin(server, scenario, stack: stack, extra)
@@ -243,6 +286,9 @@ extension PCSCTransportTests {
     #expect(
       malformed.stderr.contains("malformedScript in round trip 1 (lengthExceedsInput at offset"),
       "\(malformed.stderr)")
+    // libcurl refuses the headers, not a parse in Tapwire.
+    let (flood, _) = try Self.admin(server, "headerFlood", stack: stack, once)
+    #expect(flood.stderr.contains("Too large response headers"), "\(flood.stderr)")
     // A dropped connection is retried with X-Admin-Resume and the session completes.
     let (dropped, _) = try Self.admin(server, "drop", stack: stack)
     #expect(dropped.status == 0, "\(dropped.stderr)")
@@ -261,6 +307,85 @@ extension PCSCTransportTests {
     // resume a checkpoint after a removal, deterministically).
     let resumeURI = try #require(gone["resumeURI"] as? String)
     #expect(resumeURI == server.url("removed") + "/1")
+  }
+
+  /// A server answering with gigabytes (declared by `Content-Length`, or read to the close) is
+  /// refused while the body arrives: `transportFailed` naming the limit, and the peak resident
+  /// memory of `tapwire` and `tapwire-nfc` stays within that of a normal session plus the
+  /// limit and a small constant (it reached gigabytes when the body was buffered first).
+  @Test func adminRefusesAHugeBodyWhileItArrives() async throws {
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let server = try RAMServer(
+      namespaceOf: stack.pcscdPID, description: Self.description, directory: PCSCStack.directory)
+    defer { server.stop() }
+    let peakFile = PCSCStack.directory + "/peak-rss"
+    func peak() -> Int { Int((try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? "") ?? -1 }
+    let (normal, _) = try Self.admin(server, "single", stack: stack, peakMemoryFile: peakFile)
+    #expect(normal.status == 0, "\(normal.stderr)")
+    let baseline = peak()
+    #expect(baseline > 0)
+    // The constant: chunks in flight while the cancel takes effect, allocator slack.
+    let bound = baseline + Self.bodyLimit / 1024 + 32 * 1024
+    for scenario in ["huge", "hugeUnsized"] {
+      let (run, object) = try Self.admin(
+        server, scenario, stack: stack, ["--retries", "0", "--round-trip-timeout", "5"], limit: 30,
+        peakMemoryFile: peakFile)
+      let peak = peak()
+      print("\(scenario): peak resident memory \(peak) KiB (a one-round session: \(baseline) KiB)")
+      #expect(run.status == 1, "\(scenario): \(run.stderr)")
+      #expect(Self.errorCode(object) == "transportFailed", "\(scenario): \(run.stdout)")
+      #expect(
+        run.stderr.contains("transportFailed in round trip 1 (response body over \(Self.bodyLimit) bytes)"),
+        "\(scenario): \(run.stderr)")
+      #expect(peak > 0 && peak <= bound, "\(scenario): peak \(peak) KiB, bound \(bound) KiB")
+    }
+  }
+
+  /// A redirection with a huge body: FoundationNetworking keeps a 3xx body itself and does
+  /// not end the transfer on `cancel()`, so the body limit cannot apply, but the round trip
+  /// still ends at its deadline (it hung past it) with `roundTripTimeout`.
+  @Test func adminEndsARoundTripAtItsDeadlineWhateverTheTransferDoes() async throws {
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let server = try RAMServer(
+      namespaceOf: stack.pcscdPID, description: Self.description, directory: PCSCStack.directory)
+    defer { server.stop() }
+    let peakFile = PCSCStack.directory + "/peak-rss"
+    for scenario in ["hugeRedirect", "hugeRedirectUnsized"] {
+      try? FileManager.default.removeItem(atPath: peakFile)
+      let start = Date()
+      let (run, object) = try Self.admin(
+        server, scenario, stack: stack, ["--retries", "0", "--round-trip-timeout", "3"], limit: 20,
+        peakMemoryFile: peakFile)
+      let elapsed = Date().timeIntervalSince(start)
+      let peak = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? "?"
+      print("\(scenario): ended after \(elapsed) s, peak resident memory \(peak) KiB")
+      #expect(elapsed < 10, "\(scenario): \(elapsed) s")
+      #expect(run.status == 1, "\(scenario): \(run.stderr)")
+      #expect(Self.errorCode(object) == "roundTripTimeout", "\(scenario): \(run.stdout)")
+    }
+  }
+
+  /// The server closing the connection in the middle of the declared body: a failed
+  /// connection at once, retried (the retry is cut short the same way), never a hang.
+  @Test func adminReportsABodyCutShortAsAFailedConnection() async throws {
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    #expect(try stack.send("insert gp-cm") == "inserted")
+    let server = try RAMServer(
+      namespaceOf: stack.pcscdPID, description: Self.description, directory: PCSCStack.directory)
+    defer { server.stop() }
+    let start = Date()
+    let (run, object) = try Self.admin(
+      server, "truncated", stack: stack, ["--retries", "1", "--round-trip-timeout", "60"], limit: 30)
+    #expect(Date().timeIntervalSince(start) < 20, "a cut body waited for the round-trip timeout")
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(Self.errorCode(object) == "transportFailed", "\(run.stdout)")
+    #expect(run.stderr.contains("round trip 1: transportFailed"), "\(run.stderr)")
+    #expect(server.requests().count == 2)
   }
 
   @Test func adminRunsOverHTTPSWithTheCertificateChecked() async throws {

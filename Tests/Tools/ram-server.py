@@ -25,6 +25,13 @@ the last round.
       "redirect": "PATH"      302 to PATH (a path redirecting to itself loops)
       "trickle": SECONDS      send the script one byte every SECONDS (no idle gap is long,
                               the whole response is)
+      "hugeBody": BYTES       a 200 with the script's headers and BYTES zero bytes as its body,
+                              streamed as fast as the client reads (a client must refuse it
+                              while it arrives); with "omitLength": true no Content-Length is
+                              sent and the body ends when the connection closes; with
+                              "redirect" the response is that 302 instead of a 200
+      "truncate": true        declare the script's Content-Length, send half of it, close
+      "headerFlood": N        N extra headers of 100 bytes each before the script
 
 Each request is logged as one JSON line to --log: path, X-Admin-* headers, Content-Type,
 body hex. Prints "listening PORT" once bound. --tls CERT KEY serves HTTPS.
@@ -41,6 +48,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PROTOCOL = "globalplatform-remote-admin/1.0"
 COMMAND_TYPE = "application/vnd.globalplatform.card-content-mgt;version=1.0"
+CHUNK = 64 * 1024  # bytes per write of a hugeBody
 
 
 def ber_length(n):
@@ -168,7 +176,7 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(fault["delay"])
         if "status" in fault:
             return self.answer(fault["status"], [("X-Admin-Protocol", PROTOCOL)])
-        if "redirect" in fault:
+        if "redirect" in fault and "hugeBody" not in fault:
             return self.answer(302, [("Location", fault["redirect"])])
         if "body" in fault:
             script = bytes.fromhex(fault["body"])
@@ -182,6 +190,34 @@ class Handler(BaseHTTPRequestHandler):
             headers.append(("X-Admin-Protocol", PROTOCOL))
         if "target" in spec:
             headers.append(("X-Admin-Targeted-Application", spec["target"]))
+        for index in range(fault.get("headerFlood", 0)):
+            headers.append(("X-Flood-%06d" % index, "f" * 85))
+        if "hugeBody" in fault or fault.get("truncate"):
+            if "redirect" in fault:
+                self.send_response(302)
+                self.send_header("Location", fault["redirect"])
+            else:
+                self.send_response(200)
+                for name, value in headers:
+                    self.send_header(name, value)
+            total = fault.get("hugeBody", len(script))
+            if not fault.get("omitLength"):
+                self.send_header("Content-Length", str(total))
+            self.send_header("Connection", "close")
+            self.close_connection = True
+            self.end_headers()
+            if fault.get("truncate"):
+                self.wfile.write(script[:len(script) // 2])
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            chunk = bytes(CHUNK)
+            sent = 0
+            while sent < total:
+                piece = chunk if total - sent >= CHUNK else chunk[:total - sent]
+                self.wfile.write(piece)
+                sent += len(piece)
+            return
         if "trickle" in fault:
             self.send_response(200)
             for name, value in headers:

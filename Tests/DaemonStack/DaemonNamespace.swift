@@ -181,6 +181,12 @@ package final class DaemonNamespace: @unchecked Sendable {
   /// SIGTERM to `pid`, up to ``grace`` for it to go, then SIGKILL. The daemons are the
   /// script's children, not ours: their exit shows as no process or a zombie.
   package static func terminate(_ pid: pid_t) {
+    // A child of the test process may start with SIGTERM blocked (the spawning thread's
+    // mask): it would never see SIGTERM, so waiting out the grace would only cost time.
+    if blocks(SIGTERM, pid) {
+      kill(pid, SIGKILL)
+      return
+    }
     guard kill(pid, SIGTERM) == 0 else { return }
     let deadline = ContinuousClock.now + grace
     while ContinuousClock.now < deadline {
@@ -188,6 +194,15 @@ package final class DaemonNamespace: @unchecked Sendable {
       usleep(20_000)
     }
     kill(pid, SIGKILL)
+  }
+
+  /// Whether `pid` blocks `signal` (its `SigBlk` mask in /proc/PID/status).
+  static func blocks(_ signal: Int32, _ pid: pid_t) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+      let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
   }
 
   /// Whether `pid` has exited and waits to be reaped (state Z in /proc/PID/stat); also true

@@ -62,20 +62,15 @@ final class BusConnection {
     _ destination: String, _ path: String, _ interface: String, _ method: String,
     _ arguments: [DBusValue] = [], timeout: Int32 = 25_000
   ) throws(BlueZError) -> [DBusValue] {
-    guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
-      throw BlueZError(.other, message: "out of memory")
+    try withMethodCall(destination, path, interface, method, arguments) { message throws(BlueZError) in
+      var error = DBusError()
+      dbus_error_init(&error)
+      guard let reply = dbus_connection_send_with_reply_and_block(raw, message, timeout, &error) else {
+        throw Self.take(&error, default: .other)
+      }
+      defer { dbus_message_unref(reply) }
+      return Self.arguments(reply)
     }
-    defer { dbus_message_unref(message) }
-    var iter = DBusMessageIter()
-    dbus_message_iter_init_append(message, &iter)
-    for argument in arguments { argument.write(&iter) }
-    var error = DBusError()
-    dbus_error_init(&error)
-    guard let reply = dbus_connection_send_with_reply_and_block(raw, message, timeout, &error) else {
-      throw Self.take(&error, default: .other)
-    }
-    defer { dbus_message_unref(reply) }
-    return Self.arguments(reply)
   }
 
   /// Sends a method call without waiting; its reply arrives later among the polled
@@ -84,6 +79,21 @@ final class BusConnection {
     _ destination: String, _ path: String, _ interface: String, _ method: String,
     _ arguments: [DBusValue] = []
   ) throws(BlueZError) -> UInt32 {
+    try withMethodCall(destination, path, interface, method, arguments) { message throws(BlueZError) in
+      var serial: dbus_uint32_t = 0
+      guard dbus_connection_send(raw, message, &serial) != 0 else {
+        throw BlueZError(.other, message: "out of memory")
+      }
+      dbus_connection_flush(raw)
+      return serial
+    }
+  }
+
+  /// Builds a method call with `arguments` and hands it to `body`; frees it after.
+  private func withMethodCall<T>(
+    _ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue],
+    _ body: (OpaquePointer) throws(BlueZError) -> T
+  ) throws(BlueZError) -> T {
     guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
       throw BlueZError(.other, message: "out of memory")
     }
@@ -91,12 +101,7 @@ final class BusConnection {
     var iter = DBusMessageIter()
     dbus_message_iter_init_append(message, &iter)
     for argument in arguments { argument.write(&iter) }
-    var serial: dbus_uint32_t = 0
-    guard dbus_connection_send(raw, message, &serial) != 0 else {
-      throw BlueZError(.other, message: "out of memory")
-    }
-    dbus_connection_flush(raw)
-    return serial
+    return try body(message)
   }
 
   /// Asks the bus daemon to route matching signals here.

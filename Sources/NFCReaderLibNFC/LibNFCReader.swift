@@ -6,6 +6,10 @@ import Synchronization
 /// Connection strings opened by this process (a second open is refused as busy).
 private let openConnstrings = Mutex<Set<String>>([])
 
+/// How long a second open of a connection string open in this process waits for it to be
+/// closed before it is refused as busy.
+private let reopenGrace: Duration = .milliseconds(1500)
+
 /// An open libnfc device acting as initiator: polls for tags and exchanges frames with
 /// them. Every libnfc call runs on the reader's own dispatch queue, off the cooperative
 /// pool; cancelling the calling task aborts the command in progress (`nfc_abort_command`).
@@ -44,13 +48,22 @@ public final class LibNFCReader: ClaimedReader {
   /// Opens a device by connection string, or the first one libnfc finds when nil
   /// (`nfc_open`), and makes it an initiator (`nfc_initiator_init`). Throws
   /// `ReaderError.Code.noReader` when `connstring` is nil and libnfc lists no device, and
-  /// `ReaderError.Code.deviceBusy` when it cannot be opened or is open already.
+  /// `ReaderError.Code.deviceBusy` when it cannot be opened or is still open in this process
+  /// after a short grace (1.5 s, for a reader that is closing).
   public static func open(
     connstring: String? = nil, modulations: [TargetModulation] = TargetModulation.allCases,
     exchangeTimeout: Duration = .seconds(1)
   ) async throws(ReaderError) -> LibNFCReader {
     if let connstring {
-      let fresh = openConnstrings.withLock { $0.insert(connstring).inserted }
+      // A reader of this process that is closing (its device gone, its session ending) gets
+      // a moment to let go: a pseudo-terminal's name comes back for the next one opened.
+      var fresh = openConnstrings.withLock { $0.insert(connstring).inserted }
+      let clock = ContinuousClock()
+      let deadline = clock.now + reopenGrace
+      while !fresh && clock.now < deadline && !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(20))
+        fresh = openConnstrings.withLock { $0.insert(connstring).inserted }
+      }
       guard fresh else { throw ReaderError(.deviceBusy, "\(connstring) is already open in this process") }
     }
     let handle = LibNFCHandle(label: "LibNFCReader \(connstring ?? "first device")")

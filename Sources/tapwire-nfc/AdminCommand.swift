@@ -84,10 +84,11 @@ enum AdminCommand {
     {
       let card = await PCSCCommands.connect(["--reader", reader] + timeoutArguments(arguments))
       await PCSCCommands.announce(card)
-      let transport = PCSCAPDUTransport(card: card)
-      let code = await apply(update, over: transport, json: json)
+      let code = await cancellingOnSignal {
+        await apply(update, over: PCSCAPDUTransport(card: card), json: json)
+      }
       try? await card.disconnect()
-      exit(code)
+      SignalStop.exit(code)
     }
     let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
     let transport: LibNFCAPDUTransport
@@ -96,9 +97,17 @@ enum AdminCommand {
       TapwireNFC.fail("\(error)", status: 1)
     }
     APDUCommand.progress("card: \(TapwireNFC.describe(tag))")
-    let code = await apply(update, over: transport, json: json)
+    let code = await cancellingOnSignal { await apply(update, over: transport, json: json) }
     await reader.close()
-    exit(code)
+    SignalStop.exit(code)
+  }
+
+  /// Runs the update in a task that SIGINT or SIGTERM cancels: the HTTP request in flight is
+  /// cancelled and the failure is reported as any other, with the resume URI.
+  static func cancellingOnSignal(_ update: sending @escaping () async -> Int32) async -> Int32 {
+    let task = Task { await update() }
+    SignalStop.onSignal { _ in task.cancel() }
+    return await task.value
   }
 
   static func timeoutArguments(_ arguments: [String]) -> [String] {

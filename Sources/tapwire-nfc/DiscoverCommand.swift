@@ -102,7 +102,7 @@ enum DiscoverCommand {
         _ = show(discovery.advance(to: (reports.last?.timestampInstant ?? start) + configuration.lostAfter))
       }
       if !done, let timeout = configuration.timeout { _ = show(discovery.advance(to: start + timeout)) }
-      exit(found ? 0 : 1)
+      SignalStop.exit(found ? 0 : 1)
     }
     let scanner = BlueZScanner(busAddress: options.bus, adapter: options.adapter)
     _ = discovery.start(at: BlueZScanner.now())
@@ -132,6 +132,8 @@ enum DiscoverCommand {
       }
     }
     setTimer()
+    // A signal ends the scan like its timeout (StopDiscovery sent), then exits 128 + its number.
+    SignalStop.onSignal { _ in continuation.finish() }
     for await report in stream {
       let now = BlueZScanner.now()
       let events = report.map { discovery.receive($0, at: now) } ?? discovery.advance(to: now)
@@ -141,9 +143,10 @@ enum DiscoverCommand {
     }
     timer?.cancel()
     scan.cancel()
+    await scan.value
     // Give the scanner its StopDiscovery before exiting.
     try? await Task.sleep(for: .milliseconds(100))
-    exit(found ? 0 : 1)
+    SignalStop.exit(found ? 0 : 1)
   }
 
   /// The advertising reports of a btsnoop capture (lenient: a cut-off last record is dropped).
@@ -166,7 +169,7 @@ enum DiscoverCommand {
 
   static func fail(_ error: BlueZError) -> Never {
     FileHandle.standardError.write(Data("tapwire: bluez: \(error)\n".utf8))
-    exit(1)
+    SignalStop.exit(1)
   }
 
   // MARK: connect
@@ -180,14 +183,9 @@ enum DiscoverCommand {
       serial: serial, profiles: options.profiles,
       scanner: BlueZScanner(busAddress: options.bus, adapter: options.adapter),
       discovery: .init(timeout: .seconds(options.timeout)))
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    let sources = [SIGINT, SIGTERM].map { number in
-      let source = DispatchSource.makeSignalSource(signal: number)
-      source.setEventHandler { session.disconnect() }
-      source.resume()
-      return source
-    }
+    // A signal disconnects: the lifecycle ends with disconnected(requestedByApp), then the
+    // loop below ends and the exit is 128 + the signal's number.
+    SignalStop.onSignal { _ in session.disconnect() }
     var status: Int32 = 1
     for await event in session.events {
       switch event {
@@ -198,8 +196,8 @@ enum DiscoverCommand {
         if e == .disconnected(.requestedByApp) { status = 0 }
       }
     }
-    _ = sources
-    exit(status)
+    await session.ended()
+    SignalStop.exit(status)
   }
 
   // MARK: Output

@@ -245,6 +245,9 @@ enum PCSCControlCommands {
     }
     let events: AsyncStream<ReaderSession<PCSCReaderTransport, [UInt8]>.Event>
     do throws(ReaderError) { events = try session.begin() } catch { TapwireNFC.fail("\(error)", status: 1) }
+    // A signal cancels the session: a reader-driven reader gets STOP with this message, a
+    // card wait is aborted (SCardCancel); then the exit is 128 + the signal's number.
+    SignalStop.onSignal { _ in session.cancel(message: "Cancelled") }
     var message: [UInt8]?
     for await event in events {
       switch event {
@@ -258,7 +261,9 @@ enum PCSCControlCommands {
         switch ending {
         case .firstTagRead: break
         case .timedOut: TapwireNFC.fail("no card in \(reader) within \(timeout) s", status: 1)
-        case .cancelled: TapwireNFC.fail("\(reader): cancelled", status: 1)
+        case .cancelled:
+          _ = await session.ended()
+          TapwireNFC.fail("\(reader): cancelled", status: 1)
         case .systemBusy(let error), .terminatedUnexpectedly(let error):
           if error.code == .noReader { PCSCCommands.failNoReader(error) }
           TapwireNFC.fail("\(error)", status: 1)

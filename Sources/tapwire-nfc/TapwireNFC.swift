@@ -52,7 +52,7 @@ struct TapwireNFC {
     var text = "tapwire: \(message)\n"
     if status == 2 { text += "see `tapwire \(helpTopic.map { "\($0) --help" } ?? "help")`\n" }
     FileHandle.standardError.write(Data(text.utf8))
-    exit(status)
+    SignalStop.exit(status)
   }
 
   /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
@@ -64,6 +64,8 @@ struct TapwireNFC {
   }
 
   static func main() async {
+    // First, before any other thread starts: SIGINT and SIGTERM go to SignalStop's thread.
+    SignalStop.install()
     // libnfc logs to standard error by default (such as "Unable to find USB busses" on a
     // machine without USB, once per scan); the commands name what failed themselves. A
     // LIBNFC_LOG_LEVEL the user set (3 shows libnfc's debug log) is kept.
@@ -88,6 +90,7 @@ struct TapwireNFC {
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
+    SignalStop.exit(0)
   }
 
   static func value(after flag: String, in arguments: [String]) -> String? {
@@ -159,7 +162,9 @@ struct TapwireNFC {
     let reader = await openReader(connstring)
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
     var seen: LibNFCTag?
-    while ContinuousClock.now < deadline {
+    // A signal ends the wait: the reader is closed, the exit is 128 + the signal's number.
+    SignalStop.onSignal { _ in }
+    while ContinuousClock.now < deadline, SignalStop.received == nil {
       do throws(ReaderError) {
         if let tag = try await reader.poll() {
           if accepts(tag) { return (reader, tag) }
@@ -172,6 +177,7 @@ struct TapwireNFC {
       try? await Task.sleep(for: .milliseconds(100))
     }
     await reader.close()
+    if SignalStop.received != nil { fail("interrupted", status: 1) }
     if let seen { fail("\(describe(seen)) is not \(kinds)", status: 1) }
     fail("no tag within \(timeout) s", status: 1)
   }
@@ -224,6 +230,11 @@ struct TapwireNFC {
       simulator = try PN532Simulator(tag: tag)
     } catch {
       fail("\(error)", status: 1)
+    }
+    // A signal closes the simulator (its pseudo-terminal) and exits 128 + its number.
+    SignalStop.onSignal { _ in
+      simulator.close()
+      SignalStop.exit(0)
     }
     FileHandle.standardOutput.write(Data("\(simulator.devicePath)\n\(simulator.connstring)\n".utf8))
     // Serve until standard input closes (the caller stops us by closing it, or by PID).
@@ -281,7 +292,8 @@ struct TapwireNFC {
     let timeout = Double(value(after: "--timeout", in: arguments) ?? "") ?? 10
     let reader = await openReader(connstring)
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
+    SignalStop.onSignal { _ in }
+    while ContinuousClock.now < deadline, SignalStop.received == nil {
       do throws(ReaderError) {
         if let tag = try await reader.poll() {
           let line = try await read(tag, with: reader)
@@ -296,6 +308,7 @@ struct TapwireNFC {
       try? await Task.sleep(for: .milliseconds(100))
     }
     await reader.close()
+    if SignalStop.received != nil { fail("interrupted", status: 1) }
     fail("no tag within \(timeout) s", status: 1)
   }
 }

@@ -65,26 +65,6 @@ extension ReaderCommands {
     if command == "connect" && (!serial || arguments.contains("--btsnoop")) {
       Tapwire.fail("connect needs --bluez --serial S")
     }
-    return forwardingSignals([command] + arguments)
-  }
-
-  /// Runs `tapwire-nfc` with `arguments`, passing SIGINT and SIGTERM on to it (connect
-  /// disconnects on them), and returns its exit status.
-  static func forwardingSignals(_ arguments: [String]) -> Int32 {
-    requireHelper()
-    let process = Process()
-    process.executableURL = helper
-    process.arguments = arguments
-    do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
-    let sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number)
-      source.setEventHandler { kill(process.processIdentifier, number) }
-      source.resume()
-      return source
-    }
-    process.waitUntilExit()
-    sources.forEach { $0.cancel() }
-    return exitStatus(of: process)
+    return passThrough([command] + arguments)
   }
 }

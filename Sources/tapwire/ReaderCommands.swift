@@ -78,9 +78,7 @@ enum ReaderCommands {
     let process = Process()
     process.executableURL = helper
     process.arguments = ["simulate"] + arguments
-    do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
-    process.waitUntilExit()
-    return exitStatus(of: process)
+    return SignalForwarding.run(process)
   }
 
   static func read(_ arguments: [String]) -> Int32 {
@@ -115,7 +113,7 @@ enum ReaderCommands {
     process.arguments = ["dump"] + passed
     let output = Pipe()
     process.standardOutput = output
-    do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
+    SignalForwarding.start(process)
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return exitStatus(of: process) }
@@ -180,15 +178,14 @@ enum ReaderCommands {
       tapwire apdu 00A4040007D276000085010100 00B0000002
     """
 
-  /// Runs `tapwire-nfc` with `arguments`, its output and errors passed through.
+  /// Runs `tapwire-nfc` with `arguments`, its output and errors passed through, SIGINT and
+  /// SIGTERM passed on to it (``SignalForwarding``).
   static func passThrough(_ arguments: [String]) -> Int32 {
     requireHelper()
     let process = Process()
     process.executableURL = helper
     process.arguments = arguments
-    do { try process.run() } catch { Tapwire.fail("cannot run \(helper.path): \(error)") }
-    process.waitUntilExit()
-    return exitStatus(of: process)
+    return SignalForwarding.run(process)
   }
 
   /// `tapwire write`: the message is built by `tapwire encode` (run as a child of this

@@ -88,6 +88,11 @@ struct Tapwire {
       exit(2)
     }
     arguments.removeFirst()
+    // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
+    // any thread starts.
+    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect"].contains(command) {
+      SignalForwarding.install()
+    }
     switch command {
     case "decode":
       exit(DecodeCommand.run(arguments))

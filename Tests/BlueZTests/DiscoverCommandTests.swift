@@ -117,7 +117,7 @@ struct DiscoverCommandTests {
     kill(process.processIdentifier, SIGINT)
     text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(process.terminationStatus == 130)
     #expect(
       text.contains(
         #"{"ok":true,"format":"connection","event":"connected","serial":"a1b2c3d4e5f6","address":"C0:AA:00:00:00:01"}"#
@@ -134,21 +134,109 @@ struct DiscoverCommandTests {
     #expect(lines == ["not found"])
   }
 
-  /// A discovery stopped by SIGINT (Ctrl-C) exits 130, the shell's status for SIGINT, not 2
-  /// (the usage status Foundation's bare signal number gave before; issue 35).
-  @Test func discoveryInterruptedBySIGINTExits130() throws {
+  /// A discovery without an end stopped by SIGINT (Ctrl-C) exits 130, the shell's status for
+  /// SIGINT, not 2 (the usage status Foundation's bare signal number gave before; issue 35);
+  /// SIGTERM 143. The scan stops (StopDiscovery) and `tapwire-nfc` is gone with `tapwire`.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func discoveryStopsOnASignal(_ number: Int32) throws {
     let stack = try stack()
     defer { stack.stop() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.tapwire)
-    process.arguments = ["discover", "--bluez", "--bus", stack.address, "--scan", "--timeout", "30"]
-    process.standardOutput = Pipe()
-    try process.run()
-    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-    usleep(1_500_000)
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 130)
+    let tree = try ProcessTree(
+      Self.tapwire, ["discover", "--bluez", "--bus", stack.address, "--scan", "--timeout", "30"])
+    try tree.waitFor("TW000001")
+    let child = try tree.child()
+    kill(tree.process.processIdentifier, number)
+    let exit = try #require(tree.waitForExit(timeout: 5))
+    #expect(exit.status == 128 + number)
+    #expect(exit.seconds < 2)
+    #expect(ProcessTree.ends(child, within: 1))
+  }
+
+  /// The signal tests start `tapwire` with SIGINT and SIGTERM at their default actions (not
+  /// ignored). They may arrive blocked (Foundation's Process keeps the mask of the starting
+  /// thread, and the test runner's threads block every signal): `tapwire` and `tapwire-nfc`
+  /// unblock them when they install their handlers, so that case is tested too.
+  @Test func processesStartWithDefaultSignalDispositions() throws {
+    let dispositions = try ProcessTree.signalDispositions()
+    #expect(!dispositions.ignored)
+  }
+
+  /// Starts `connect` and waits for its `connected` event.
+  func connected(_ stack: BlueZStack) throws -> ProcessTree {
+    let tree = try ProcessTree(
+      Self.tapwire, ["connect", "--bluez", "--bus", stack.address, "--serial", "TW000001", "--json"])
+    try tree.waitFor(#""event":"connected""#)
+    return tree
+  }
+
+  /// Issue 35: SIGINT or SIGTERM to `tapwire` while connected disconnects (the mock's last
+  /// Device1 call is Disconnect, `disconnected(requestedByApp)` is printed) and exits 128 + n
+  /// within a second or so, with no `tapwire-nfc` left.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func connectDisconnectsOnASignal(_ number: Int32) throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let tree = try connected(stack)
+    let child = try tree.child()
+    kill(tree.process.processIdentifier, number)
+    let exit = try #require(tree.waitForExit(timeout: 5))
+    #expect(exit.status == 128 + number)
+    #expect(exit.seconds < 2)
+    #expect(ProcessTree.ends(child, within: 1))
+    #expect(
+      tree.output.contains(
+        #"{"ok":true,"format":"connection","event":"disconnected","reason":"requestedByApp"}"#))
+    let calls = try stack.send("calls hci0 C0:00:00:00:00:01").split(separator: " ").dropFirst()
+    #expect(calls.first == "Connect")
+    #expect(calls.last == "Disconnect")
+  }
+
+  /// The same when the signal goes to `tapwire-nfc` itself (`tapwire` passes on its status).
+  @Test func connectDisconnectsWhenTheChildIsSignalled() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let tree = try connected(stack)
+    let child = try tree.child()
+    kill(child, SIGTERM)
+    let exit = try #require(tree.waitForExit(timeout: 5))
+    #expect(exit.status == 143)
+    #expect(exit.seconds < 2)
+    #expect(ProcessTree.ends(child, within: 1))
+    #expect(tree.output.contains(#""event":"disconnected","reason":"requestedByApp""#))
+    let calls = try stack.send("calls hci0 C0:00:00:00:00:01").split(separator: " ").dropFirst()
+    #expect(calls.last == "Disconnect")
+  }
+
+  /// A second signal forces the exit while the graceful stop waits (BlueZ answers Disconnect
+  /// only after 6 s here); so does the grace period when no second signal comes.
+  @Test func aSecondSignalForcesTheExit() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let tree = try connected(stack)
+    let child = try tree.child()
+    try stack.send("stall hci0 C0:00:00:00:00:01")
+    kill(tree.process.processIdentifier, SIGINT)
+    usleep(300_000)
+    #expect(tree.process.isRunning)
+    kill(tree.process.processIdentifier, SIGINT)
+    let exit = try #require(tree.waitForExit(timeout: 5))
+    #expect(exit.status == 130)
+    #expect(exit.seconds < 1.5)
+    #expect(ProcessTree.ends(child, within: 1))
+  }
+
+  /// Without a second signal the stop is bounded: the child's grace period (3 s).
+  @Test func theGracePeriodBoundsTheStop() throws {
+    let stack = try stack()
+    defer { stack.stop() }
+    let tree = try connected(stack)
+    let child = try tree.child()
+    try stack.send("stall hci0 C0:00:00:00:00:01")
+    kill(tree.process.processIdentifier, SIGTERM)
+    let exit = try #require(tree.waitForExit(timeout: 8))
+    #expect(exit.status == 143)
+    #expect(exit.seconds < 5)
+    #expect(ProcessTree.ends(child, within: 1))
   }
 
   @Test func usageErrors() throws {
@@ -199,7 +287,7 @@ struct DiscoverCommandTests {
     kill(process.processIdentifier, SIGINT)
     while try !readLine().contains(#""event":"disconnected""#) {}
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(process.terminationStatus == 130)
     let events = lines.compactMap { $0.split(separator: "\"event\":\"").last?.split(separator: "\"").first }
     #expect(
       events == [

@@ -14,6 +14,7 @@ One command per line on stdin, one answer line on stdout ("ok ..." or "error NAM
   power HCI 0|1                 Adapter1.Powered
   busy HCI                      Adapter1.StartDiscovery fails with org.bluez.Error.InProgress
   calls HCI ADDRESS             "ok M1 M2 ...": the Device1 methods called so far, in order
+  stall HCI ADDRESS             Device1.Disconnect answers after 6 s (the whole mock waits)
   already HCI ADDRESS           the device is connected (by another client): Connected true, and
                                 Device1.Connect fails with org.bluez.Error.AlreadyConnected, as
                                 real BlueZ answers then
@@ -109,6 +110,11 @@ def run(words):
     if command == 'calls':
         mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
         return ' '.join(str(call[1]) for call in mock.GetCalls() if call[1] in ('Connect', 'Disconnect'))
+    if command == 'stall':
+        mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
+        mock.AddMethod(DEVICE, 'Disconnect', '', '',
+                       "__import__('time').sleep(6); " + SET_CONNECTED.format('False'))
+        return ''
     if command == 'already':
         device = bus.get_object('org.bluez', path(words[1], words[2]))
         mock = dbus.Interface(device, MOCK)

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Stops `tapwire-nfc` on SIGINT or SIGTERM: the first signal starts the running command's
+/// graceful stop and a grace period; a second signal, or the grace period running out, exits
+/// at once. Every way out after a signal exits 128 + its number (130 for SIGINT, 143 for
+/// SIGTERM), never the usage status.
+///
+/// As swift-service-lifecycle waits for signals, the command never runs in a handler:
+/// ``install(grace:)``, first in `main` before any thread starts, installs a handler that only
+/// writes the signal to a pipe (SA_RESTART, so no system call fails), and one dedicated thread
+/// reads the pipe. Blocking the signals and `sigwait` does not work here: once the async
+/// `main` suspends, libdispatch parks the main thread in `sigsuspend` with an empty mask, so
+/// a signal would reach it with its default action.
+enum SignalStop {
+  /// The signals that stop a command.
+  static let signals: [Int32] = [SIGINT, SIGTERM]
+  /// How long a graceful stop may take before the exit is forced.
+  static let defaultGrace: Duration = .seconds(3)
+  /// A repeat of the first signal within this window that came from the other process of the
+  /// pair is the same request: a terminal's Ctrl-C reaches `tapwire` and `tapwire-nfc` both,
+  /// and `tapwire` passes its copy on.
+  static let duplicateWindow: Duration = .milliseconds(500)
+
+  private struct State {
+    var stop: (@Sendable (Int32) async -> Void)?
+    var received: Int32?
+  }
+
+  private static let state = Mutex(State())
+
+  /// How long a graceful stop may take (set by ``install(grace:)``).
+  nonisolated(unsafe) private static var grace = defaultGrace
+
+  /// Installs the handler and starts the thread that takes the signals; call first in `main`.
+  static func install(grace: Duration = defaultGrace) {
+    self.grace = grace
+    installSignalPipe(signals)
+  }
+
+  /// Registers the running command's graceful stop, started on the first signal. The command's
+  /// own flow then ends and exits through ``exit(_:)`` (or ``TapwireNFC/fail(_:status:)``).
+  static func onSignal(_ stop: @escaping @Sendable (Int32) async -> Void) {
+    let pending = state.withLock { state in
+      state.stop = stop
+      return state.received
+    }
+    if let pending { Task { await stop(pending) } }
+  }
+
+  /// The signal received, if any.
+  static var received: Int32? { state.withLock { $0.received } }
+
+  /// `status`, or 128 + the signal's number once a signal came.
+  static func status(or status: Int32) -> Int32 {
+    received.map { 128 + $0 } ?? status
+  }
+
+  /// Exits with ``status(or:)`` (standard output flushed).
+  static func exit(_ status: Int32) -> Never {
+    Foundation.exit(self.status(or: status))
+  }
+
+  /// The signal thread: the first signal starts the stop (or exits when the command registered
+  /// none); the next one, or the grace period's end, exits at once.
+  fileprivate static func waitForSignals() -> Never {
+    var taken: (number: Int32, sender: pid_t)?
+    while taken == nil { taken = nextSignal(timeout: nil) }
+    let (first, firstSender) = taken!
+    let stop = state.withLock { state in
+      state.received = first
+      return state.stop
+    }
+    guard let stop else { _exit(128 + first) }
+    Task { await stop(first) }
+    let parent = getppid()
+    let start = ContinuousClock.now
+    let deadline = start + grace
+    while true {
+      let left = deadline - ContinuousClock.now
+      guard left > .zero, let (next, sender) = nextSignal(timeout: left) else { _exit(128 + first) }
+      let duplicate =
+        next == first && ContinuousClock.now - start < duplicateWindow
+        && (sender == parent) != (firstSender == parent)
+      if !duplicate { _exit(128 + next) }
+    }
+  }
+}
+
+/// The signal thread's entry point (a C function for `pthread_create`).
+private func signalThread(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+  SignalStop.waitForSignals()
+}
+
+/// The self-pipe: the handler writes each signal's number and sender, the signal thread reads.
+nonisolated(unsafe) private var signalPipe: [Int32] = [-1, -1]
+nonisolated(unsafe) private var signalWriteEnd: Int32 = -1
+
+/// Writes (number, sender) to the pipe: async-signal-safe (one write of 8 bytes is atomic).
+private func signalHandler(
+  _ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?
+) {
+  let saved = errno
+  var record: (Int32, Int32) = (number, info?.pointee._sifields._kill.si_pid ?? 0)
+  _ = withUnsafeBytes(of: &record) { write(signalWriteEnd, $0.baseAddress, 8) }
+  errno = saved
+}
+
+/// The next (number, sender) from the pipe, waiting up to `timeout` (nil: no limit); nil when
+/// the time ran out.
+private func nextSignal(timeout: Duration?) -> (number: Int32, sender: pid_t)? {
+  var fds = [pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0)]
+  let milliseconds =
+    timeout.map {
+      Int32(
+        clamping: max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000))
+    } ?? -1
+  guard poll(&fds, 1, milliseconds) > 0 else { return nil }
+  var record: (Int32, Int32) = (0, 0)
+  guard withUnsafeMutableBytes(of: &record, { read(signalPipe[0], $0.baseAddress, 8) }) == 8 else {
+    return nil
+  }
+  return (record.0, record.1)
+}
+
+/// Creates the self-pipe, installs the handler for `signals` and starts the signal thread.
+private func installSignalPipe(_ signals: [Int32]) {
+  var fds: [Int32] = [0, 0]
+  guard pipe(&fds) == 0 else { return }
+  _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+  _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+  signalPipe = fds
+  signalWriteEnd = fds[1]
+  for number in signals {
+    var action = sigaction()
+    action.__sigaction_handler.sa_sigaction = signalHandler
+    action.sa_flags = SA_SIGINFO | SA_RESTART
+    sigfillset(&action.sa_mask)
+    sigaction(number, &action, nil)
+  }
+  // A parent may start us with them blocked (Foundation's Process keeps the mask of the
+  // thread that starts it, and dispatch's worker threads block every signal): unblock them
+  // here, before any thread starts, so every later thread inherits that.
+  var set = sigset_t()
+  sigemptyset(&set)
+  for number in signals { sigaddset(&set, number) }
+  pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  var thread = pthread_t()
+  pthread_create(&thread, nil, signalThread, nil)
+}

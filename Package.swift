@@ -89,9 +89,12 @@ let package = Package(
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The JSON writer both executables print with (not a product).
     .target(name: "JSONOutput", swiftSettings: swiftSettings),
+    // The self-pipe both executables stop on (SIGINT, SIGTERM).
+    .target(name: "SignalPipe", swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(
-      name: "tapwire", dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput"],
+      name: "tapwire",
+      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe"],
       swiftSettings: swiftSettings),
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
@@ -100,7 +103,7 @@ let package = Package(
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
-        "ReaderConnection", "JSONOutput",
+        "ReaderConnection", "JSONOutput", "SignalPipe",
       ],
       swiftSettings: swiftSettings),
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import SignalPipe
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ enum SignalForwarding {
   /// Installs the handler and starts the thread that takes the signals; call before any
   /// other thread starts (first in the command).
   static func install() {
-    installSignalPipe(signals)
+    installSignalPipe(signals) { SignalForwarding.waitForSignals() }
   }
 
   /// Starts `process` (`tapwire-nfc`) with the signals passed on to it. Exits 2 when it
@@ -70,66 +71,4 @@ enum SignalForwarding {
     kill(child, SIGKILL)
     _exit(128 + last)
   }
-}
-
-/// The signal thread's entry point (a C function for `pthread_create`).
-private func signalThread(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-  SignalForwarding.waitForSignals()
-}
-
-/// The self-pipe: the handler writes each signal's number and sender, the signal thread reads.
-nonisolated(unsafe) private var signalPipe: [Int32] = [-1, -1]
-nonisolated(unsafe) private var signalWriteEnd: Int32 = -1
-
-/// Writes (number, sender) to the pipe: async-signal-safe (one write of 8 bytes is atomic).
-private func signalHandler(
-  _ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?
-) {
-  let saved = errno
-  var record: (Int32, Int32) = (number, info?.pointee._sifields._kill.si_pid ?? 0)
-  _ = withUnsafeBytes(of: &record) { write(signalWriteEnd, $0.baseAddress, 8) }
-  errno = saved
-}
-
-/// The next (number, sender) from the pipe, waiting up to `timeout` (nil: no limit); nil when
-/// the time ran out.
-private func nextSignal(timeout: Duration?) -> (number: Int32, sender: pid_t)? {
-  var fds = [pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0)]
-  let milliseconds =
-    timeout.map {
-      Int32(
-        clamping: max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000))
-    } ?? -1
-  guard poll(&fds, 1, milliseconds) > 0 else { return nil }
-  var record: (Int32, Int32) = (0, 0)
-  guard withUnsafeMutableBytes(of: &record, { read(signalPipe[0], $0.baseAddress, 8) }) == 8 else {
-    return nil
-  }
-  return (record.0, record.1)
-}
-
-/// Creates the self-pipe, installs the handler for `signals` and starts the signal thread.
-private func installSignalPipe(_ signals: [Int32]) {
-  var fds: [Int32] = [0, 0]
-  guard pipe(&fds) == 0 else { return }
-  _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-  _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-  signalPipe = fds
-  signalWriteEnd = fds[1]
-  for number in signals {
-    var action = sigaction()
-    action.__sigaction_handler.sa_sigaction = signalHandler
-    action.sa_flags = SA_SIGINFO | SA_RESTART
-    sigfillset(&action.sa_mask)
-    sigaction(number, &action, nil)
-  }
-  // A parent may start us with them blocked (Foundation's Process keeps the mask of the
-  // thread that starts it, and dispatch's worker threads block every signal): unblock them
-  // here, before any thread starts, so every later thread inherits that.
-  var set = sigset_t()
-  sigemptyset(&set)
-  for number in signals { sigaddset(&set, number) }
-  pthread_sigmask(SIG_UNBLOCK, &set, nil)
-  var thread = pthread_t()
-  pthread_create(&thread, nil, signalThread, nil)
 }

@@ -37,6 +37,19 @@ for _ in range(200):
     time.sleep(0.05)
 bluez = dbus.Interface(bus.get_object('org.bluez', '/org/bluez'), 'org.bluez.Mock')
 
+# Where this mock differs from real BlueZ (bluetoothd 5.x), and what the tests rely on:
+# - Connect/Disconnect below emit PropertiesChanged(Connected) on every call, even when the
+#   value does not change; BlueZ emits it only on a change. The adapter must not count on an
+#   event to learn that a Disconnect of a disconnected device did nothing.
+# - Disconnect of a device that is not connected succeeds here; BlueZ may answer
+#   org.bluez.Error.NotConnected, which the adapter treats as success (not tested here).
+# - `already` fakes another client's connection by setting Connected and making Connect fail
+#   with org.bluez.Error.AlreadyConnected. BlueZ's reply to Connect on a connected device
+#   depends on its version and the bearer (it may simply succeed); the adapter takes both as
+#   connected, so the test covers the error path only.
+# - `stall` blocks the mock's whole main loop for 6 s (dbusmock runs method code
+#   synchronously): signals and other calls wait too, where BlueZ would go on serving them.
+# - `calls` reads dbusmock's call log; BlueZ keeps none (the tests use it as the daemon side).
 # Connect and Disconnect that keep the Connected property the only state, so a drop from the
 # radio side (DisconnectDevice) can be followed by a new Connect.
 SET_CONNECTED = (

@@ -90,7 +90,7 @@ let package = Package(
     // The JSON writer both executables print with (not a product).
     .target(name: "JSONOutput", swiftSettings: swiftSettings),
     // The self-pipe both executables stop on (SIGINT, SIGTERM).
-    .target(name: "SignalPipe", swiftSettings: swiftSettings),
+    .target(name: "SignalPipe", dependencies: ["MonotonicTime"], swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(
       name: "tapwire",

@@ -3,6 +3,8 @@
 // SignalStop): a handler installed before any thread starts only writes each signal to a
 // pipe, and one thread of the caller's reads it, so no signal is lost and nothing unsafe runs
 // in the handler.
+import MonotonicTime
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -33,11 +35,7 @@ private func signalHandler(
 /// the time ran out.
 package func nextSignal(timeout: Duration?) -> (number: Int32, sender: pid_t)? {
   var fds = [pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0)]
-  let milliseconds =
-    timeout.map {
-      Int32(
-        clamping: max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000))
-    } ?? -1
+  let milliseconds = timeout.map { Int32(clamping: max(0, $0.wholeMilliseconds)) } ?? -1
   guard poll(&fds, 1, milliseconds) > 0 else { return nil }
   var record: (Int32, Int32) = (0, 0)
   guard withUnsafeMutableBytes(of: &record, { read(signalPipe[0], $0.baseAddress, 8) }) == 8 else {

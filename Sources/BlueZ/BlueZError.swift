@@ -8,7 +8,7 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
   public struct Code: Sendable, Hashable, CustomStringConvertible {
     fileprivate enum Value: UInt8, Sendable, Hashable, CaseIterable {
       case noBus, noBlueZ, noAdapter, poweredOff, permissionDenied, inProgress, unknownDevice
-      case failed, timedOut, other
+      case failed, timedOut, other, blueZExited, adapterRemoved
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -19,7 +19,8 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let noBlueZ = Code(.noBlueZ)
     /// No `org.bluez.Adapter1` (or not the one asked for).
     public static let noAdapter = Code(.noAdapter)
-    /// The adapter is powered off (`Powered` false, or `org.bluez.Error.NotReady`).
+    /// The adapter is powered off (`Powered` false, or `org.bluez.Error.NotReady`), or was
+    /// powered off while a scan or link was running.
     public static let poweredOff = Code(.poweredOff)
     /// The bus policy or BlueZ refused (`org.freedesktop.DBus.Error.AccessDenied`,
     /// `org.bluez.Error.NotAuthorized`, `org.bluez.Error.NotPermitted`).
@@ -36,6 +37,13 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let timedOut = Code(.timedOut)
     /// Any other D-Bus error.
     public static let other = Code(.other)
+    /// The owner of `org.bluez` left the bus while a scan or link was running: bluetoothd
+    /// exited or restarted (`org.freedesktop.DBus.NameOwnerChanged`), and the discovery or
+    /// connection it ran went with it.
+    public static let blueZExited = Code(.blueZExited)
+    /// The adapter went away while a scan or link was running (`InterfacesRemoved` of its
+    /// `org.bluez.Adapter1`: unplugged, or its driver unbound).
+    public static let adapterRemoved = Code(.adapterRemoved)
 
     /// Every code, for tests and documentation.
     public static var allCodes: [Code] { Value.allCases.map(Code.init) }
@@ -53,6 +61,8 @@ public struct BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
       case .failed: "failed"
       case .timedOut: "timedOut"
       case .other: "other"
+      case .blueZExited: "blueZExited"
+      case .adapterRemoved: "adapterRemoved"
       }
     }
 

@@ -21,14 +21,23 @@ public final class BlueZLink: Sendable {
   /// The link changes, in order, until ``close()``.
   public let events: AsyncStream<BlueZLinkEvent>
   let bus: BusThread
+  let tracker: LinkTracker
 
-  init(path: String, bus: BusThread, events: AsyncStream<BlueZLinkEvent>) {
+  init(path: String, bus: BusThread, tracker: LinkTracker, events: AsyncStream<BlueZLinkEvent>) {
     self.path = path
     self.bus = bus
+    self.tracker = tracker
     self.events = events
   }
 
-  /// Opens a link handle for `device` on the adapter (nil: the first one).
+  /// Why ``events`` ended on BlueZ's side, when it did: ``BlueZError/Code/blueZExited``
+  /// (bluetoothd exited or restarted), ``BlueZError/Code/adapterRemoved``,
+  /// ``BlueZError/Code/poweredOff``; nil while it runs, after ``close()`` or when the bus
+  /// connection closed.
+  var failure: BlueZError? { tracker.failure }
+
+  /// Opens a link handle for `device` on the adapter (nil: the first one). Its ``events``
+  /// end when bluetoothd exits or restarts, or the adapter is removed or powered off.
   ///
   /// - Throws: ``BlueZError/Code/noBus``, ``BlueZError/Code/noBlueZ``,
   ///   ``BlueZError/Code/noAdapter``, ``BlueZError/Code/poweredOff``.
@@ -50,9 +59,10 @@ public final class BlueZLink: Sendable {
         )
         try connection.addMatch(
           "type='signal',sender='\(bluez)',interface='\(deviceInterface)',path='\(path)'")
+        try BlueZWatch.addMatches(connection, adapter: adapter.path)
         return path
       }
-      return BlueZLink(path: path, bus: bus, events: events)
+      return BlueZLink(path: path, bus: bus, tracker: tracker, events: events)
     } catch {
       bus.stop()
       continuation.finish()
@@ -95,7 +105,15 @@ final class LinkTracker: @unchecked Sendable {
   private let lock = NSLock()
   private var path = ""
   private var reason: DisconnectReason?
+  private var ended: BlueZError?
   private let continuation: AsyncStream<BlueZLinkEvent>.Continuation
+
+  /// What ended the events on BlueZ's side (``BlueZWatch``), if anything did.
+  var failure: BlueZError? {
+    lock.lock()
+    defer { lock.unlock() }
+    return ended
+  }
 
   init(continuation: AsyncStream<BlueZLinkEvent>.Continuation) { self.continuation = continuation }
 
@@ -108,7 +126,14 @@ final class LinkTracker: @unchecked Sendable {
   func handle(_ message: BusMessage) {
     lock.lock()
     defer { lock.unlock() }
-    guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, message.path == path else { return }
+    guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, !path.isEmpty, ended == nil else { return }
+    let adapter = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    if let failure = BlueZWatch.failure(message, adapter: adapter) {
+      ended = failure
+      continuation.finish()
+      return
+    }
+    guard message.path == path else { return }
     if message.interface == deviceInterface && message.member == "Disconnected" {
       switch message.arguments.first?.stringValue {
       case "org.bluez.Reason.Timeout": reason = .linkLoss

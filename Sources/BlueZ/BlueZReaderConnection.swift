@@ -23,8 +23,10 @@ public enum BlueZConnectionEvent: Sendable, Hashable {
 /// session ends the `Disconnect` it asked for is sent and answered, or times out after
 /// ``disconnectBound``. Cancelling the task that iterates ``events``, or ``cancel()``, ends
 /// the session the same way (a connected reader is disconnected), without a terminal event.
-/// The link's bus closing under it ends the session with ``BlueZConnectionEvent/failed(_:)``
-/// (``BlueZError/Code/noBus``).
+/// The other side going away ends the session with ``BlueZConnectionEvent/failed(_:)``
+/// naming what happened, in discovery, connecting, connected or reconnecting:
+/// ``BlueZError/Code/blueZExited`` (bluetoothd exited or restarted), ``BlueZError/Code/adapterRemoved``,
+/// ``BlueZError/Code/poweredOff``, ``BlueZError/Code/noBus`` (the link's bus closed).
 public final class BlueZReaderConnection: Sendable {
   enum Input: Sendable {
     case report(AdvertisingReport)
@@ -161,7 +163,9 @@ private final class Runner {
         linkIsUp = false
         out = machine.linkDisconnected(reason, at: now)
       case .linkClosed:
-        output.yield(.failed(BlueZError(.noBus, message: "the link's bus connection closed")))
+        // BlueZ exited or restarted, the adapter went away or off, or the bus closed.
+        output.yield(
+          .failed(link?.failure ?? BlueZError(.noBus, message: "the link's bus connection closed")))
         return
       case .connectResult(let attempt, let error):
         // An answer to an attempt given up on (timed out, cancelled) counts for nothing.

@@ -136,7 +136,9 @@ public struct BlueZScanner: Sendable {
   /// The device updates, as an asynchronous sequence that throws ``BlueZError``
   /// (``BlueZError/Code/noBus``, ``BlueZError/Code/noBlueZ``, ``BlueZError/Code/noAdapter``,
   /// ``BlueZError/Code/poweredOff``, ``BlueZError/Code/permissionDenied``,
-  /// ``BlueZError/Code/inProgress``, with the D-Bus error name).
+  /// ``BlueZError/Code/inProgress``, with the D-Bus error name). Mid-scan, bluetoothd exiting
+  /// or restarting ends it with ``BlueZError/Code/blueZExited``, the adapter removed with
+  /// ``BlueZError/Code/adapterRemoved``, powered off with ``BlueZError/Code/poweredOff``.
   public func advertisements() -> BlueZAdvertisements {
     let (stream, continuation) = AsyncThrowingStream<BlueZAdvertisement, any Error>.makeStream(
       bufferingPolicy: .bufferingNewest(1024))
@@ -160,6 +162,8 @@ public struct BlueZScanner: Sendable {
           try connection.addMatch(
             "type='signal',sender='\(bluez)',interface='\(propertiesInterface)',member='PropertiesChanged',path_namespace='\(adapter.path)'"
           )
+          // BlueZ exiting or restarting, the adapter removed or powered off end the scan.
+          try BlueZWatch.addMatches(connection, adapter: adapter.path)
           _ = try connection.call(
             bluez, adapter.path, adapterInterface, "SetDiscoveryFilter", [filter.dbusValue])
           _ = try connection.call(bluez, adapter.path, adapterInterface, "StartDiscovery")
@@ -241,6 +245,14 @@ final class ScanState: @unchecked Sendable {
 
   func handle(_ message: BusMessage) {
     guard message.type == DBUS_MESSAGE_TYPE_SIGNAL else { return }
+    lock.lock()
+    let path = adapterPath
+    lock.unlock()
+    if !path.isEmpty, let failure = BlueZWatch.failure(message, adapter: path) {
+      // The stream's termination handler stops the scan and closes the connection.
+      continuation.finish(throwing: failure)
+      return
+    }
     switch (message.interface, message.member) {
     case (objectManager, "InterfacesAdded"):
       guard message.arguments.count == 2, let path = message.arguments[0].stringValue else { return }

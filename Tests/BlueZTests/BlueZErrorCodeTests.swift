@@ -10,6 +10,7 @@ import Testing
     (BlueZError.Code.noBus, "noBus"), (.noBlueZ, "noBlueZ"), (.noAdapter, "noAdapter"),
     (.poweredOff, "poweredOff"), (.permissionDenied, "permissionDenied"), (.inProgress, "inProgress"),
     (.unknownDevice, "unknownDevice"), (.failed, "failed"), (.timedOut, "timedOut"), (.other, "other"),
+    (.blueZExited, "blueZExited"), (.adapterRemoved, "adapterRemoved"),
   ])
   func printsItsName(code: BlueZError.Code, name: String) {
     #expect(code.name == name)
@@ -27,7 +28,7 @@ import Testing
 
   @Test func everyCodeHasItsOwnName() {
     let codes = BlueZError.Code.allCodes
-    #expect(codes.count == 10)
+    #expect(codes.count == 12)
     #expect(Set(codes.map(\.name)).count == codes.count)
     for code in codes { #expect(code.description == code.name) }
   }

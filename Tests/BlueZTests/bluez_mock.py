@@ -18,8 +18,16 @@ One command per line on stdin, one answer line on stdout ("ok ..." or "error NAM
   already HCI ADDRESS           the device is connected (by another client): Connected true, and
                                 Device1.Connect fails with org.bluez.Error.AlreadyConnected, as
                                 real BlueZ answers then
+  restart                       BlueZ restarts: the mock owning org.bluez is killed (the bus says
+                                NameOwnerChanged org.bluez OLD ""), a new one takes the name
+                                (NameOwnerChanged org.bluez "" NEW), with no adapter
+  unplug HCI                    the adapter goes away: RemoveAdapterWithDevices (InterfacesRemoved
+                                of each device, then of org.bluez.Adapter1)
 """
 import json
+import os
+import signal
+import subprocess
 import sys
 import time
 
@@ -50,6 +58,16 @@ bluez = dbus.Interface(bus.get_object('org.bluez', '/org/bluez'), 'org.bluez.Moc
 # - `stall` blocks the mock's whole main loop for 6 s (dbusmock runs method code
 #   synchronously): signals and other calls wait too, where BlueZ would go on serving them.
 # - `calls` reads dbusmock's call log; BlueZ keeps none (the tests use it as the daemon side).
+# - `restart` kills the mock with SIGKILL and starts a fresh one: the bus announces the owner
+#   leaving, then the new owner. bluetoothd stopping cleanly first powers its adapters off
+#   (each connected device's Connected goes false, the adapter's Powered false) and removes
+#   its objects (InterfacesRemoved), none of which a crash sends; the adapter must end on
+#   NameOwnerChanged alone, and the test covers that harder case.
+# - `unplug` removes the devices and then the adapter (InterfacesRemoved each); an unplugged
+#   USB adapter in BlueZ also drops each connection first (Connected false, reason Timeout or
+#   Local depending on the kernel), which the mock does not send.
+# - `power HCI 0` only sets Powered (PropertiesChanged of the adapter); BlueZ also disconnects
+#   each device first (Connected false). The adapter must end on Powered alone.
 # Connect and Disconnect that keep the Connected property the only state, so a drop from the
 # radio side (DisconnectDevice) can be followed by a new Connect.
 SET_CONNECTED = (
@@ -135,7 +153,39 @@ def run(words):
                        "raise dbus.exceptions.DBusException('connected', name='org.bluez.Error.AlreadyConnected')")
         dbus.Interface(device, PROPS).Set(DEVICE, 'Connected', dbus.Boolean(True))
         return ''
+    if command == 'restart':
+        return restart()
+    if command == 'unplug':
+        bluez.RemoveAdapterWithDevices(words[1])
+        return ''
     raise ValueError('unknown command ' + command)
+
+
+# The mock started by `restart` (the first one is the test's, stopped by PID), stopped here
+# when the input closes.
+restarted = None
+
+
+def restart():
+    global bluez, restarted
+    daemon = dbus.Interface(bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus'),
+                            'org.freedesktop.DBus')
+    # Not reaped (a zombie keeps its PID, which the test's stop signals by number).
+    os.kill(int(daemon.GetConnectionUnixProcessID('org.bluez')), signal.SIGKILL)
+    for _ in range(200):
+        if not bus.name_has_owner('org.bluez'):
+            break
+        time.sleep(0.02)
+    if restarted is not None:
+        restarted.kill()
+    restarted = subprocess.Popen([sys.executable, '-m', 'dbusmock', '--system', '--template', 'bluez5'],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(400):
+        if bus.name_has_owner('org.bluez'):
+            break
+        time.sleep(0.02)
+    bluez = dbus.Interface(bus.get_object('org.bluez', '/org/bluez'), 'org.bluez.Mock')
+    return str(restarted.pid)
 
 
 print('ready', flush=True)
@@ -149,3 +199,6 @@ for line in sys.stdin:
         print('error', e.get_dbus_name(), flush=True)
     except Exception as e:  # a bad command line: say so, keep serving
         print('error', type(e).__name__, e, flush=True)
+if restarted is not None:
+    restarted.kill()
+    restarted.wait()

@@ -224,7 +224,8 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "TapwireCLITests", dependencies: ["tapwire", "tapwire-nfc", "JSONOutput"],
+      name: "TapwireCLITests",
+      dependencies: ["tapwire", "tapwire-nfc", "JSONOutput", "DaemonStack", "PN532Simulator"],
       swiftSettings: swiftSettings),
   ]
 )

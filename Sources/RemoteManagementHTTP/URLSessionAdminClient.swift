@@ -27,7 +27,8 @@ import Synchronization
 /// - The response headers: libcurl's bound, 300 KiB for all of them and 100 KiB for one
 ///   header line (libcurl 7.84 and later; Debian 12 ships 7.88), a failed connection.
 /// - A connection that closes before the declared body is complete: a failed connection.
-/// - The round trip: the result is `.timedOut` at the deadline whatever the transfer does.
+/// - The round trip: the result is `.timedOut` at the deadline whatever the transfer does;
+///   a cancelled calling task ends it at once (`.connectionFailed("cancelled")`).
 /// - A redirection's body (3xx) is outside the body bound: FoundationNetworking (Swift
 ///   6.3.1) keeps it itself, tells the delegate nothing until it is complete, and does not
 ///   end the transfer on `cancel()` while it streams. The session still gets `.timedOut` at
@@ -70,17 +71,28 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     let limit = max(maximumBodySize, 0)
     let session = self.session
     let transfers = self.transfers
-    return await withCheckedContinuation { continuation in
-      let task = session.dataTask(with: urlRequest)
-      transfers.start(task.taskIdentifier, limit: limit, continuation: continuation)
-      task.resume()
-      // The whole request, not only each idle gap, ends by the session's deadline, even when
-      // the task does not end on `cancel()` (see the type's notes on redirections).
-      let id = task.taskIdentifier
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: milliseconds))) {
-        transfers.expire(id)
-        task.cancel()
+    let task = session.dataTask(with: urlRequest)
+    let id = task.taskIdentifier
+    // A cancelled caller (SIGINT in `tapwire admin`) ends the request at once, as a failed
+    // connection; the session then sees its task cancelled.
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        transfers.start(id, limit: limit, continuation: continuation)
+        task.resume()
+        // The whole request, not only each idle gap, ends by the session's deadline, even when
+        // the task does not end on `cancel()` (see the type's notes on redirections).
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: milliseconds))) {
+          transfers.expire(id)
+          task.cancel()
+        }
+        if Task.isCancelled {
+          transfers.end(id, with: .connectionFailed("cancelled"))
+          task.cancel()
+        }
       }
+    } onCancel: {
+      transfers.end(id, with: .connectionFailed("cancelled"))
+      task.cancel()
     }
   }
 }
@@ -103,6 +115,11 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
   /// Ends the transfer `id` with `.timedOut` if it has not ended yet.
   func expire(_ id: Int) {
     transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(returning: .timedOut)
+  }
+
+  /// Ends the transfer `id` with `result` if it has not ended yet.
+  func end(_ id: Int, with result: AdminHTTPResult) {
+    transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(returning: result)
   }
 
   /// Ends the transfer of `task` with a refused body: the result now, the cancel off this

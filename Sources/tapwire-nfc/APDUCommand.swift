@@ -11,9 +11,10 @@ import NFCWire
 ///
 /// The script runs step by step through ``ISO7816/ScriptRun`` (ISO/IEC 7816-4 §5: GET
 /// RESPONSE, 6CXX and chaining handled), one progress line per step on standard error, and
-/// stops at the first response its step does not accept. Exit 0 all steps passed, 1 no reader,
-/// no tag, a transport failure or a failed step (named), 2 bad usage or a script that does
-/// not parse.
+/// stops at the first response its step does not accept. SIGINT or SIGTERM stops it between
+/// two steps (named), the reader closed, exit 128 + the signal's number. Exit 0 all steps
+/// passed, 1 no reader, no tag, a transport failure or a failed step (named), 2 bad usage or
+/// a script that does not parse.
 enum APDUCommand {
   static func run(_ arguments: [String]) async {
     let json = arguments.contains("--json")
@@ -51,6 +52,7 @@ enum APDUCommand {
   }
 
   static func runScript(_ script: Script, arguments: [String], json: Bool) async {
+    // openAndWait registers a stop that only marks the signal: the script stops between steps.
     let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
     var transport: LibNFCAPDUTransport
     do { transport = try LibNFCAPDUTransport(reader: reader, tag: tag) } catch {
@@ -72,8 +74,10 @@ enum APDUCommand {
   }
 
   /// Runs `script` over any transport step by step (``ISO7816/ScriptRun``), one progress line
-  /// per step on standard error, stopping at a transport failure or the first step whose
-  /// response is not the expected one.
+  /// per step on standard error, stopping at a transport failure, the first step whose
+  /// response is not the expected one, or SIGINT/SIGTERM (between two steps; the caller
+  /// registers a ``SignalStop/onSignal(_:)`` stop so the signal does not end the process
+  /// mid-exchange).
   static func execute<Transport: APDUTransport>(_ script: Script, over transport: inout Transport) async
     -> Outcome
   {
@@ -83,6 +87,14 @@ enum APDUCommand {
     while let bytes = run.nextCommand {
       let index = run.currentStep ?? 0
       let step = script.steps[index]
+      // SIGINT or SIGTERM stops the script between steps: no command is cut off mid-exchange.
+      if let signal = SignalStop.received {
+        outcome.failedStep = index
+        outcome.failure =
+          "step \(index + 1)/\(total) \(name(step)): interrupted (\(SignalStop.name(signal))) before it was sent"
+        progress(outcome.failure ?? "")
+        break
+      }
       let reply: [UInt8]
       do { reply = try await transport.transmit(bytes) } catch {
         outcome.failedStep = index

@@ -264,6 +264,9 @@ enum PCSCCommands {
       TapwireNFC.fail("\(path): \(error)\(step)")
     }
     let card = await connect(arguments)
+    // A signal stops the script between two steps; the card is then disconnected (released
+    // in pcscd) and the exit is 128 + the signal's number.
+    SignalStop.onSignal { _ in }
     await announce(card)
     APDUCommand.progress("running \(counted(script.steps.count, "step", "steps")) on \(card.reader)")
     var transport = PCSCAPDUTransport(card: card)

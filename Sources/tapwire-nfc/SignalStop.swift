@@ -57,6 +57,15 @@ enum SignalStop {
   /// The signal received, if any.
   static var received: Int32? { state.withLock { $0.received } }
 
+  /// `SIGINT`, `SIGTERM`, or `signal N`, for messages.
+  static func name(_ number: Int32) -> String {
+    switch number {
+    case SIGINT: "SIGINT"
+    case SIGTERM: "SIGTERM"
+    default: "signal \(number)"
+    }
+  }
+
   /// `status`, or 128 + the signal's number once a signal came.
   static func status(or status: Int32) -> Int32 {
     received.map { 128 + $0 } ?? status

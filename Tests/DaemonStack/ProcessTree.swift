@@ -17,8 +17,16 @@ public final class ProcessTree {
   /// Everything read so far.
   public private(set) var output = ""
 
-  /// Starts `executable` with `arguments`, `environment` added to the test's.
-  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+  /// The write end of `tapwire`'s standard input when it was kept open (`simulate` serves
+  /// until it closes); otherwise its input is `/dev/null`.
+  public let input: Pipe?
+
+  /// Starts `executable` with `arguments`, `environment` added to the test's; its standard
+  /// input a pipe the test holds when `keepInputOpen`, else `/dev/null`.
+  public init(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    keepInputOpen: Bool = false
+  ) throws {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if !environment.isEmpty {
@@ -26,7 +34,8 @@ public final class ProcessTree {
     }
     process.standardOutput = pipe
     process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
+    input = keepInputOpen ? Pipe() : nil
+    process.standardInput = input ?? FileHandle.nullDevice
     try process.run()
   }
 
@@ -75,6 +84,30 @@ public final class ProcessTree {
       process.terminationReason == .uncaughtSignal
       ? 128 + process.terminationStatus : process.terminationStatus
     return (status, Date().timeIntervalSince(start))
+  }
+
+  /// How long the signal tests let a command take to exit after SIGINT or SIGTERM: the goal
+  /// is under a second, the rest is slack for a loaded CI machine (the measured time is
+  /// printed).
+  public static let exitBound: Double = 3
+
+  /// Sends signal `number` to `pid` (nil: `tapwire` itself; else its `tapwire-nfc` child),
+  /// waits up to `timeout` seconds for `tapwire` to exit, and prints what `label` did and how
+  /// long it took: the one measurement of the signal tests. Nil when it did not exit.
+  public func signal(
+    _ number: Int32, to pid: pid_t? = nil, label: String, timeout: Double = 8
+  ) -> (status: Int32, seconds: Double)? {
+    let target = pid ?? process.processIdentifier
+    kill(target, number)
+    let exit = waitForExit(timeout: timeout)
+    let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
+    let whom = pid == nil ? "tapwire" : "tapwire-nfc"
+    if let exit {
+      print("\(label): \(name) to \(whom): exit \(exit.status) after \(Int(exit.seconds * 1000)) ms")
+    } else {
+      print("\(label): \(name) to \(whom): still running after \(timeout) s")
+    }
+    return exit
   }
 
   /// True while `pid` runs (a zombie waiting to be reaped counts as ended).

@@ -12,12 +12,15 @@ import NFCWire
 ///
 /// It reads commands on standard input, one a line, and answers each with one line:
 ///
-///     insert ndef HEX          a Type 4 tag holding the NDEF message HEX    -> inserted
+///     insert ndef HEX [N]      a Type 4 tag holding the NDEF message HEX;    -> inserted
+///                              with N, it leaves on the (N+1)th APDU
 ///     insert gp [N]            a GlobalPlatform-like card; with N, the card  -> inserted
 ///                              leaves (the socket closes) on the (N+1)th APDU
 ///     insert gp-cm [N]         the same with card content management        -> inserted
 ///                              (CardContent: INSTALL, STORE DATA, GET STATUS)
 ///     remove                   the card leaves                               -> removed
+///     stored                   the NDEF file of the last Type 4 tag, in the  -> stored NLEN HEX
+///                              field or gone: NLEN and the message it covers
 ///
 /// vpcd protocol: each frame is a big-endian u16 length and a payload; a 1-byte payload is
 /// a control (0 power off, 1 power on, 2 reset, 4 send the ATR), a longer one is a command
@@ -65,6 +68,8 @@ struct VirtualCardServer {
   var apduCount = 0
   var leaveAfter: Int?
   var input: [UInt8] = []
+  /// The last Type 4 tag as it is now, kept after it left (`stored`).
+  var lastTag: Type4TagSimulator?
 
   init(port: UInt16) { self.port = port }
 
@@ -105,9 +110,12 @@ struct VirtualCardServer {
       remove()
       apduCount = 0
       leaveAfter = nil
-      if words[1] == "ndef", words.count == 3, let message = Hex.bytes(words[2]) {
-        card = .ndef(Type4TagSimulator(message: message))
+      if words[1] == "ndef", words.count == 3 || words.count == 4, let message = Hex.bytes(words[2]) {
+        let tag = Type4TagSimulator(message: message)
+        card = .ndef(tag)
+        lastTag = tag
         atr = VirtualCardMain.type4ATR
+        leaveAfter = words.count == 4 ? Int(words[3]) : nil
       } else if words[1] == "gp" || words[1] == "gp-cm" {
         var gp = GlobalPlatformLikeCard()
         if words[1] == "gp-cm" { gp.content = CardContent() }
@@ -122,6 +130,13 @@ struct VirtualCardServer {
     case "remove":
       remove()
       answer("removed")
+    case "stored":
+      guard let tag = lastTag, tag.files.count > 1, tag.files[1].bytes.count >= 2 else {
+        answer("error no Type 4 tag")
+        return
+      }
+      let length = Int(tag.files[1].bytes[0]) << 8 | Int(tag.files[1].bytes[1])
+      answer("stored \(length) " + Hex.string(tag.storedMessage() ?? []))
     default:
       answer("error unknown command")
     }
@@ -214,6 +229,7 @@ struct VirtualCardServer {
     case .ndef(var tag):
       let reply = tag.respond(to: payload)
       card = .ndef(tag)
+      lastTag = tag
       send(reply)
     case .globalPlatform(var gp):
       let reply = gp.respond(to: payload)

@@ -85,8 +85,9 @@ import NFCReader
   /// 65538 bytes (extended length).
   ///
   /// - Throws: `ReaderError` with the PC/SC code: `SCARD_W_REMOVED_CARD` or
-  ///   `SCARD_E_NO_SMARTCARD` (`ReaderError.Code.tagLost`) when the card left,
-  ///   `SCARD_E_NOT_TRANSACTED`, ...
+  ///   `SCARD_E_NO_SMARTCARD` (`ReaderError.Code.tagLost`) when the card left, also in the
+  ///   middle of the exchange (the driver's `SCARD_E_NOT_TRANSACTED` is then checked against
+  ///   the card's status for up to 1 s), `SCARD_E_NOT_TRANSACTED`, ...
   public func transmit(_ command: [UInt8]) async throws(ReaderError) -> [UInt8] {
     let proto = activeProtocol
     return try await perform { card, reader in
@@ -102,18 +103,21 @@ import NFCReader
         }
       }
       guard rc == pcscSuccess else {
-        return .failure(PCSCContext.code(rc).error("SCardTransmit", reader))
+        // A card leaving mid-exchange fails it as SCARD_E_NOT_TRANSACTED or
+        // SCARD_F_COMM_ERROR (the driver's own failure): name the removal once pcscd has seen it.
+        let code = PCSCContext.code(rc)
+        if code == .notTransacted || code == .failureCommunicationError,
+          let gone = Self.removal(card, polls: 10)
+        {
+          return .failure(PCSCContext.code(gone).error("SCardTransmit", "\(reader): the card left"))
+        }
+        return .failure(code.error("SCardTransmit", reader))
       }
       guard length >= 2 else {
         // Some drivers (vpcd among them) report success with no bytes when the card went
         // away mid-exchange: ask for the card's status to name what happened, for up to
         // 2 s (pcscd polls a reader's card presence every 400 ms).
-        var status = Self.status(card)
-        for _ in 0..<20 where status == pcscSuccess {
-          usleep(100_000)
-          status = Self.status(card)
-        }
-        if status != pcscSuccess {
+        if let status = Self.removal(card, polls: 20) {
           return .failure(PCSCContext.code(status).error("SCardTransmit", "\(reader): no response"))
         }
         return .failure(
@@ -121,6 +125,17 @@ import NFCReader
       }
       return .success(Array(response.prefix(min(Int(length), response.count))))
     }
+  }
+
+  /// `SCardStatus`'s failure once the card's status says it is gone, asked every 100 ms up to
+  /// `polls` times (pcscd polls a reader's card presence every 400 ms); nil while it answers.
+  private static func removal(_ card: SCARDHANDLE, polls: Int) -> LONG? {
+    var status = Self.status(card)
+    for _ in 0..<polls where status == pcscSuccess {
+      usleep(100_000)
+      status = Self.status(card)
+    }
+    return status == pcscSuccess ? nil : status
   }
 
   /// `SCardStatus`'s return code alone (no buffers).
@@ -143,7 +158,7 @@ import NFCReader
   /// starts or stops the NFC field; returns the reader's answer (at most 65536 bytes).
   ///
   /// - Throws: `ReaderError` with the PC/SC code (`SCARD_E_UNSUPPORTED_FEATURE`
-  ///   for a code the driver does not know, ...).
+  ///   for a code the driver does not know, `SCARD_E_NO_SERVICE` when pcscd went away, ...).
   public func control(_ code: UInt, _ input: [UInt8] = []) async throws(ReaderError) -> [UInt8] {
     try await perform { card, reader in
       var output = [UInt8](repeating: 0, count: 65536)
@@ -157,7 +172,10 @@ import NFCReader
         }
       }
       guard rc == pcscSuccess else {
-        return .failure(PCSCContext.code(rc).error("SCardControl", reader))
+        // pcscd going away fails SCardControl with whatever the client library makes of the
+        // closed socket (SCARD_W_SECURITY_VIOLATION was seen); the card's status names it.
+        let gone = PCSCContext.code(Self.status(card)) == .noService
+        return .failure((gone ? .noService : PCSCContext.code(rc)).error("SCardControl", reader))
       }
       return .success(Array(output.prefix(min(Int(length), output.count))))
     }

@@ -110,7 +110,7 @@ let pcscSuccess: LONG = 0
       }
       if Self.code(rc) == .timeout { return .success(nil) }
       guard rc == pcscSuccess else {
-        return .failure(Self.code(rc).error("SCardGetStatusChange", reader))
+        return .failure(Self.serviceGone(context, after: rc).error("SCardGetStatusChange", reader))
       }
       // unsafe: plain fields of the filled struct; the ATR tuple is read up to its own size.
       let count = unsafe min(Int(state.cbAtr), Int(MAX_ATR_SIZE))
@@ -118,6 +118,18 @@ let pcscSuccess: LONG = 0
       let flags = unsafe PCSCReaderState.Flags(rawValue: state.dwEventState)
       return .success(PCSCReaderState(reader: reader, flags: flags, atr: flags.contains(.present) ? atr : []))
     }
+  }
+
+  /// The code to report for `rc`: a wait cut off by pcscd going away ends with whatever the
+  /// client library makes of the closed socket (`SCARD_F_COMM_ERROR`,
+  /// `SCARD_W_SECURITY_VIOLATION` and `SCARD_E_NO_SERVICE` were all seen); a size query then
+  /// says `SCARD_E_NO_SERVICE` when pcscd is gone, which is what happened.
+  static func serviceGone(_ context: SCARDCONTEXT, after rc: LONG) -> PCSCErrorCode {
+    guard code(rc) != .cancelled, code(rc) != .noService else { return code(rc) }
+    var size: DWORD = 0
+    // unsafe: a size query (nil buffer) writes only into the live local `size`.
+    let probe = unsafe SCardListReaders(context, nil, nil, &size)
+    return code(probe) == .noService ? .noService : code(rc)
   }
 
   /// The current state of `reader`.
@@ -133,7 +145,8 @@ let pcscSuccess: LONG = 0
   /// Waits until a card is in `reader` (at once when one is), or `timeout` passes.
   ///
   /// - Returns: the state with the card's ATR, or nil after `timeout`.
-  /// - Throws: as ``waitForChange(_:known:timeout:)``.
+  /// - Throws: as ``waitForChange(_:known:timeout:)``; `ReaderError.Code.noReader` once the
+  ///   reader is unavailable (unplugged), `SCARD_E_NO_SERVICE` when pcscd goes away.
   public func waitForCard(in reader: String, timeout: Duration) async throws(ReaderError) -> PCSCReaderState?
   {
     try await waitFor(reader, timeout: timeout) { $0.isCardPresent }
@@ -142,7 +155,7 @@ let pcscSuccess: LONG = 0
   /// Waits until `reader` is empty (at once when it is), or `timeout` passes.
   ///
   /// - Returns: the state, or nil after `timeout`.
-  /// - Throws: as ``waitForChange(_:known:timeout:)``.
+  /// - Throws: as ``waitForCard(in:timeout:)``.
   public func waitForRemoval(from reader: String, timeout: Duration) async throws(ReaderError)
     -> PCSCReaderState?
   {
@@ -155,6 +168,11 @@ let pcscSuccess: LONG = 0
     let deadline = ContinuousClock.now + timeout
     var state = try await state(of: reader)
     while !done(state) {
+      // The reader went away (unplugged, its driver answering IFD_NO_SUCH_DEVICE): no card
+      // will come or go in it.
+      if state.flags.contains(.unknown) || state.flags.contains(.unavailable) {
+        throw ReaderError(.noReader, "\(reader) is unavailable (unplugged)")
+      }
       let left = deadline - ContinuousClock.now
       guard left > .zero, let next = try await waitForChange(reader, known: state, timeout: left) else {
         return nil

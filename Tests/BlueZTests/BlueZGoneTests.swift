@@ -17,22 +17,13 @@ import Testing
 /// the adapter must end on the one signal the mock sends.
 @Suite(.serialized, .enabled(if: BlueZStack.isAvailable || BlueZStack.isRequired))
 struct BlueZGoneTests {
-  static let reader = "C0:00:00:00:00:07"
-
   /// Each mock command and the code the flow must end with.
   static let departures: [(String, BlueZError.Code)] = [
     ("restart", .blueZExited), ("power hci0 0", .poweredOff), ("unplug hci0", .adapterRemoved),
   ]
 
-  func stackWithReader() throws -> BlueZStack {
-    let stack = try BlueZStack()
-    try stack.send("adapter hci0")
-    try stack.send("device hci0 \(Self.reader) TW-0007")
-    try stack.send(
-      #"set hci0 \#(Self.reader) {"RSSI": -55, "ManufacturerData": {"0xffff": "\#(makerHex(serial: "TW000007", battery: 90))"}}"#
-    )
-    return stack
-  }
+  /// Adapter hci0 with the example reader TW000007 advertising (as in BlueZConnectionTests).
+  func stackWithReader() throws -> BlueZStack { try BlueZConnectionTests().stackWithReader() }
 
   /// A scan, `command` sent after its first update: the scan ends with the typed error within
   /// a few seconds (it used to go on silently, with nothing more to report).

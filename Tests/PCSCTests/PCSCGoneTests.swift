@@ -102,6 +102,22 @@ extension PCSCTransportTests {
     }
   }
 
+  /// Lets `waiting` start, runs `trigger`, and checks that `waiting` then ends within 3 s
+  /// with `noReader` (the time printed under `label`); returns its error.
+  static func endsTyped(
+    _ waiting: Task<ReaderError?, Never>, label: String, after trigger: () throws -> Void
+  ) async throws -> ReaderError {
+    try await Task.sleep(for: .milliseconds(300))
+    try trigger()
+    let start = ContinuousClock.now
+    let error = try #require(await waiting.value)
+    let waited = ContinuousClock.now - start
+    print("\(label) ended after \(waited) with \(error)")
+    #expect(waited < .seconds(3))
+    #expect(error.code == .noReader, "\(error)")
+    return error
+  }
+
   /// Starts a new pcscd in the stack's namespaces (the old one's socket and PID file removed,
   /// as its service manager would); stopped by PID by the caller.
   static func restartPCSCD(_ stack: PCSCStack) throws -> Process {
@@ -134,14 +150,9 @@ extension PCSCTransportTests {
     let waiting = Self.failure { () async throws(ReaderError) in
       _ = try await watcher.waitForRemoval(from: PCSCStack.nfcReader, timeout: .seconds(30))
     }
-    try await Task.sleep(for: .milliseconds(300))
-    kill(stack.pcscdPID, SIGKILL)
-    let start = ContinuousClock.now
-    let waitError = try #require(await waiting.value)
-    let waited = ContinuousClock.now - start
-    print("pcscd gone: the wait ended after \(waited) with \(waitError)")
-    #expect(waited < .seconds(3))
-    #expect(waitError.code == .noReader, "\(waitError)")
+    let waitError = try await Self.endsTyped(waiting, label: "pcscd gone: the wait") {
+      kill(stack.pcscdPID, SIGKILL)
+    }
     #expect(waitError.transportCodeName == "SCARD_E_NO_SERVICE")
     var cardError: ReaderError?
     do { _ = try await card.transmit([0x00, 0xA4, 0x04, 0x00, 0x00]) } catch { cardError = error }
@@ -181,14 +192,9 @@ extension PCSCTransportTests {
     let waiting = Self.failure { () async throws(ReaderError) in
       _ = try await context.waitForCard(in: PCSCStack.nfcReader, timeout: .seconds(30))
     }
-    try await Task.sleep(for: .milliseconds(300))
-    try stack.script("command", "unplug")
-    let start = ContinuousClock.now
-    let waitError = try #require(await waiting.value)
-    let waited = ContinuousClock.now - start
-    print("reader unplugged: the wait for a card ended after \(waited) with \(waitError)")
-    #expect(waited < .seconds(3))
-    #expect(waitError.code == .noReader, "\(waitError)")
+    _ = try await Self.endsTyped(waiting, label: "reader unplugged: the wait for a card") {
+      try stack.script("command", "unplug")
+    }
   }
 }
 

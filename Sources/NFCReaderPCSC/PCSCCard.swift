@@ -87,7 +87,8 @@ import NFCReader
   /// - Throws: `ReaderError` with the PC/SC code: `SCARD_W_REMOVED_CARD` or
   ///   `SCARD_E_NO_SMARTCARD` (`ReaderError.Code.tagLost`) when the card left, also in the
   ///   middle of the exchange (the driver's `SCARD_E_NOT_TRANSACTED` is then checked against
-  ///   the card's status for up to 1 s), `SCARD_E_NOT_TRANSACTED`, ...
+  ///   the card's status for up to 1 s), `SCARD_E_NO_SERVICE` when pcscd went away,
+  ///   `SCARD_E_NOT_TRANSACTED`, ...
   public func transmit(_ command: [UInt8]) async throws(ReaderError) -> [UInt8] {
     let proto = activeProtocol
     return try await perform { card, reader in
@@ -105,7 +106,7 @@ import NFCReader
       guard rc == pcscSuccess else {
         // A card leaving mid-exchange fails it as SCARD_E_NOT_TRANSACTED or
         // SCARD_F_COMM_ERROR (the driver's own failure): name the removal once pcscd has seen it.
-        let code = PCSCContext.code(rc)
+        let code = Self.failureCode(card, rc)
         if code == .notTransacted || code == .failureCommunicationError,
           let gone = Self.removal(card, polls: 10)
         {
@@ -125,6 +126,15 @@ import NFCReader
       }
       return .success(Array(response.prefix(min(Int(length), response.count))))
     }
+  }
+
+  /// `rc`'s code, or `SCARD_E_NO_SERVICE` when the card's status says pcscd went away: the
+  /// client library reports the closed socket as `SCARD_F_COMM_ERROR`,
+  /// `SCARD_W_SECURITY_VIOLATION` or `SCARD_E_NO_SERVICE`, depending on when it closed.
+  private static func failureCode(_ card: SCARDHANDLE, _ rc: LONG) -> PCSCErrorCode {
+    let code = PCSCContext.code(rc)
+    guard code != .noService else { return code }
+    return PCSCContext.code(status(card)) == .noService ? .noService : code
   }
 
   /// `SCardStatus`'s failure once the card's status says it is gone, asked every 100 ms up to
@@ -172,10 +182,7 @@ import NFCReader
         }
       }
       guard rc == pcscSuccess else {
-        // pcscd going away fails SCardControl with whatever the client library makes of the
-        // closed socket (SCARD_W_SECURITY_VIOLATION was seen); the card's status names it.
-        let gone = PCSCContext.code(Self.status(card)) == .noService
-        return .failure((gone ? .noService : PCSCContext.code(rc)).error("SCardControl", reader))
+        return .failure(Self.failureCode(card, rc).error("SCardControl", reader))
       }
       return .success(Array(output.prefix(min(Int(length), output.count))))
     }

@@ -158,6 +158,7 @@ extension PCSCTransportTests {
     do { _ = try await card.transmit([0x00, 0xA4, 0x04, 0x00, 0x00]) } catch { cardError = error }
     print("pcscd gone: the card's next exchange: \(cardError.map { "\($0)" } ?? "answered")")
     #expect(cardError?.code == .noReader, "\(String(describing: cardError))")
+    #expect(cardError?.transportCodeName == "SCARD_E_NO_SERVICE")
     let restarted = try Self.restartPCSCD(stack)
     defer {
       kill(restarted.processIdentifier, SIGKILL)

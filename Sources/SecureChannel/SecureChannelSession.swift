@@ -225,3 +225,26 @@ public struct SecureChannelSession<Crypto: SecureChannelCrypto> {
     return block
   }
 }
+
+extension SecureChannelSession: CustomStringConvertible {
+  /// The protocol, level and state, without session keys or chaining values.
+  public var description: String {
+    "SecureChannelSession(\(secureChannelProtocol), \(securityLevel), key version \(keyVersion)"
+      + (isS16Mode ? ", S16" : "") + ", \(wrappedCommandCount) commands" + (isClosed ? ", closed)" : ")")
+  }
+}
+
+#if !hasFeature(Embedded)
+  extension SecureChannelSession: CustomReflectable {
+    /// A mirror without session keys or chaining values (so `dump` and test failure output
+    /// never show them).
+    public var customMirror: Mirror {
+      Mirror(
+        self,
+        children: [
+          "secureChannelProtocol": secureChannelProtocol, "securityLevel": securityLevel, "keyVersion": keyVersion,
+          "isS16Mode": isS16Mode, "isClosed": isClosed, "wrappedCommandCount": wrappedCommandCount,
+        ])
+    }
+  }
+#endif

@@ -45,3 +45,31 @@ enum SessionKeyDerivation {
     return Array(out[(out.count - 8)...])
   }
 }
+
+/// SCP03's public derivations (Amendment D §4.1.5, §6.2.2.1), for checks outside a session.
+public enum SCP03KeyDerivation {
+  /// The SCP03 KDF: NIST SP 800-108 counter mode with AES-CMAC, input `00×11 ‖ constant ‖ 00
+  /// ‖ L ‖ i ‖ context` (Amendment D §4.1.5), `bits` long (a multiple of 8).
+  ///
+  /// - Throws: the provider's ``SecureChannelError/Code/cryptoFailure``, and
+  ///   ``SecureChannelError/Code/invalidKeyLength`` for `bits` that are not a positive
+  ///   multiple of 8 below 65536.
+  public static func derive<Crypto: SecureChannelCrypto>(
+    key: [UInt8], constant: UInt8, bits: Int, context: [UInt8], crypto: Crypto
+  ) throws(SecureChannelError) -> [UInt8] {
+    guard bits > 0, bits % 8 == 0, bits < 65536 else { throw SecureChannelError(.invalidKeyLength) }
+    return try SessionKeyDerivation.scp03(key: key, constant: constant, bits: bits, context: context, crypto: crypto)
+  }
+
+  /// The pseudo-random card challenge a card with `i` b5 set answers (Amendment D
+  /// §6.2.2.1): KDF(Key-ENC, 02, 64 bits, sequence counter ‖ the security domain's AID).
+  ///
+  /// - Throws: the provider's ``SecureChannelError/Code/cryptoFailure``.
+  public static func pseudoRandomCardChallenge<Crypto: SecureChannelCrypto>(
+    keyEncryption: [UInt8], sequenceCounter: [UInt8], applicationIdentifier: [UInt8], crypto: Crypto
+  ) throws(SecureChannelError) -> [UInt8] {
+    try SessionKeyDerivation.scp03(
+      key: keyEncryption, constant: SessionKeyDerivation.Constant.cardChallenge, bits: 64,
+      context: sequenceCounter + applicationIdentifier, crypto: crypto)
+  }
+}

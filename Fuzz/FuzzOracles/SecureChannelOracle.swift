@@ -7,9 +7,9 @@ import SecureChannel
 /// branch of the card-answer and response parsing (a zero MAC is easy to forge), which is
 /// what the target checks; the real primitives are tested against published vectors.
 struct FuzzCrypto: SecureChannelCrypto {
-  private func cbc(_ encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8], block: Int) throws(
-    SecureChannelError
-  ) -> [UInt8] {
+  private func cbc(_ encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8], block: Int)
+    throws(SecureChannelError) -> [UInt8]
+  {
     guard key.count >= block, iv.count == block, data.count % block == 0 else {
       throw SecureChannelError(.cryptoFailure)
     }
@@ -29,18 +29,23 @@ struct FuzzCrypto: SecureChannelCrypto {
     var out: [UInt8] = []
     for start in stride(from: 0, to: data.count, by: 16) {
       out += try cbc(
-        encrypting, key: key, iv: [UInt8](repeating: 0, count: 16), data: Array(data[start..<min(start + 16, data.count)]),
+        encrypting, key: key, iv: [UInt8](repeating: 0, count: 16),
+        data: Array(data[start..<min(start + 16, data.count)]),
         block: 16)
     }
     return out
   }
-  func aesCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError) -> [UInt8] {
+  func aesCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError)
+    -> [UInt8]
+  {
     try cbc(encrypting, key: key, iv: iv, data: data, block: 16)
   }
   func aesCMAC(key: [UInt8], message: [UInt8]) throws(SecureChannelError) -> [UInt8] {
     [UInt8](repeating: 0, count: 16)
   }
-  func desCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError) -> [UInt8] {
+  func desCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError)
+    -> [UInt8]
+  {
     try cbc(encrypting, key: key, iv: iv, data: data, block: 8)
   }
   func sha1(_ message: [UInt8]) throws(SecureChannelError) -> [UInt8] { [UInt8](repeating: 0, count: 20) }
@@ -99,7 +104,8 @@ public enum SecureChannelOracle {
       rest = rest.dropFirst(take)
       let sw = StatusWord(rawValue: UInt16(rest.first ?? 0x90) << 8 | UInt16(rest.dropFirst().first ?? 0x00))
       rest = rest.dropFirst(2)
-      let command = CommandAPDU(cla: 0x80, ins: 0xCA, p1: 0x00, p2: 0x66, data: data.count > 200 ? [] : data, ne: 256)
+      let command = CommandAPDU(
+        cla: 0x80, ins: 0xCA, p1: 0x00, p2: 0x66, data: data.count > 200 ? [] : data, ne: 256)
       let closed = session.isClosed
       let wrapped = Result { () throws(SecureChannelError) in try session.wrap(command) }
       switch wrapped {
@@ -144,7 +150,9 @@ public enum SecureChannelOracle {
           data: [0x01, 0x82] + counter + [UInt8](repeating: 0, count: 12)),
         let mac = try? crypto.desCBC(
           encrypting: true, key: sEnc, iv: [UInt8](repeating: 0, count: 8),
-          data: [UInt8](repeating: 0, count: 8) + counter + parsed.cardChallenge + [0x80, 0, 0, 0, 0, 0, 0, 0])
+          data: [UInt8](repeating: 0, count: 8) + counter + parsed.cardChallenge + [
+            0x80, 0, 0, 0, 0, 0, 0, 0,
+          ])
       else { return out }
       for index in 0..<8 { out[20 + index] = mac[mac.count - 8 + index] }
     }

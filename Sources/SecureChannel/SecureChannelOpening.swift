@@ -137,23 +137,27 @@ public struct SecureChannelOpening<Crypto: SecureChannelCrypto> {
       let bits = keys.keyLength * 8
       typealias D = SessionKeyDerivation
       let sEnc = try D.scp03(
-        key: keys.encryption, constant: D.Constant.sessionEncryption, bits: bits, context: context, crypto: crypto)
+        key: keys.encryption, constant: D.Constant.sessionEncryption, bits: bits, context: context,
+        crypto: crypto)
       let sMAC = try D.scp03(
         key: keys.mac, constant: D.Constant.sessionMAC, bits: bits, context: context, crypto: crypto)
       let sRMAC = try D.scp03(
         key: keys.mac, constant: D.Constant.sessionRMAC, bits: bits, context: context, crypto: crypto)
       let cryptogramBits = card.cardCryptogram.count * 8
       let expected = try D.scp03(
-        key: sMAC, constant: D.Constant.cardCryptogram, bits: cryptogramBits, context: context, crypto: crypto)
+        key: sMAC, constant: D.Constant.cardCryptogram, bits: cryptogramBits, context: context, crypto: crypto
+      )
       cardCryptogramOffset = 13 + card.cardChallenge.count
       guard constantTimeEqual(expected, card.cardCryptogram) else {
         throw SecureChannelError(.cardCryptogramMismatch, offset: cardCryptogramOffset)
       }
       hostCryptogram = try D.scp03(
-        key: sMAC, constant: D.Constant.hostCryptogram, bits: cryptogramBits, context: context, crypto: crypto)
+        key: sMAC, constant: D.Constant.hostCryptogram, bits: cryptogramBits, context: context, crypto: crypto
+      )
       session = SecureChannelSession(
         protocol: .scp03, securityLevel: level, s16: card.isS16Mode, cardResponse: card, crypto: crypto,
-        encryption: sEnc, mac: sMAC, rmac: sRMAC, dataEncryption: keys.dataEncryption, chainingValue: zeros(16))
+        encryption: sEnc, mac: sMAC, rmac: sRMAC, dataEncryption: keys.dataEncryption,
+        chainingValue: zeros(16))
     } else {
       guard configuration.scp02Parameter == 0x15 || configuration.scp02Parameter == 0x55 else {
         throw SecureChannelError(.unsupportedParameter, offset: 11)
@@ -163,9 +167,11 @@ public struct SecureChannelOpening<Crypto: SecureChannelCrypto> {
       guard keys.keyLength == 16 else { throw SecureChannelError(.invalidKeyLength) }
       let counter = card.sequenceCounter
       typealias D = SessionKeyDerivation
-      let sEnc = try D.scp02(key: keys.encryption, constant: [0x01, 0x82], sequenceCounter: counter, crypto: crypto)
+      let sEnc = try D.scp02(
+        key: keys.encryption, constant: [0x01, 0x82], sequenceCounter: counter, crypto: crypto)
       let sMAC = try D.scp02(key: keys.mac, constant: [0x01, 0x01], sequenceCounter: counter, crypto: crypto)
-      let sRMAC = try D.scp02(key: keys.mac, constant: [0x01, 0x02], sequenceCounter: counter, crypto: crypto)
+      let sRMAC = try D.scp02(
+        key: keys.mac, constant: [0x01, 0x02], sequenceCounter: counter, crypto: crypto)
       let sDEK = try D.scp02(
         key: keys.dataEncryption, constant: [0x01, 0x81], sequenceCounter: counter, crypto: crypto)
       let expected = try D.fullTripleDESMAC(
@@ -228,6 +234,7 @@ extension SecureChannelSession {
       chainingValue = mac
     }
     return CommandAPDU(
-      cla: CommandClass(rawValue: 0x84), ins: command.ins, p1: command.p1, p2: command.p2, data: command.data + mac)
+      cla: CommandClass(rawValue: 0x84), ins: command.ins, p1: command.p1, p2: command.p2,
+      data: command.data + mac)
   }
 }

@@ -74,7 +74,8 @@ public struct SecureChannelSession<Crypto: SecureChannelCrypto> {
   /// C-MAC+C-DECRYPTION 239, S16 C-MAC 239, S16 C-MAC+C-DECRYPTION 223; SCP02 C-MAC 247,
   /// C-MAC+C-DECRYPTION 239; no secure messaging 255. Returns 0 when nothing fits.
   public static func maximumPlainDataLength(
-    protocol secureChannelProtocol: SecureChannelProtocol, securityLevel: SecurityLevel, s16Mode: Bool = false,
+    protocol secureChannelProtocol: SecureChannelProtocol, securityLevel: SecurityLevel,
+    s16Mode: Bool = false,
     limit: Int = 255
   ) -> Int {
     guard securityLevel.hasCommandMAC else { return max(limit, 0) }
@@ -122,7 +123,8 @@ public struct SecureChannelSession<Crypto: SecureChannelCrypto> {
     if secureChannelProtocol == .scp03 {
       data = command.data
       if securityLevel.hasCommandEncryption, !data.isEmpty {
-        let icv = try crypto.aesECB(encrypting: true, key: sessionEncryptionKey, data: Self.counterBlock(counter))
+        let icv = try crypto.aesECB(
+          encrypting: true, key: sessionEncryptionKey, data: Self.counterBlock(counter))
         data = try crypto.aesCBC(
           encrypting: true, key: sessionEncryptionKey, iv: icv, data: paddedISO9797Method2(data, block: 16))
       }
@@ -195,7 +197,8 @@ public struct SecureChannelSession<Crypto: SecureChannelCrypto> {
     }
     let bodyCount = data.count - macLength
     let body = Array(data[0..<bodyCount])
-    let full = try crypto.aesCMAC(key: sessionRMACKey, message: responseChainingValue + body + [sw.sw1, sw.sw2])
+    let full = try crypto.aesCMAC(
+      key: sessionRMACKey, message: responseChainingValue + body + [sw.sw1, sw.sw2])
     guard constantTimeEqual(Array(full[0..<macLength]), Array(data[bodyCount...])) else {
       isClosed = true
       throw SecureChannelError(.responseMACMismatch, offset: bodyCount, statusWord: sw)
@@ -204,7 +207,8 @@ public struct SecureChannelSession<Crypto: SecureChannelCrypto> {
       return ResponseAPDU(data: body, statusWord: sw)
     }
     guard body.count % 16 == 0 else {
-      throw SecureChannelError(.invalidResponseCiphertextLength, offset: body.count - body.count % 16, statusWord: sw)
+      throw SecureChannelError(
+        .invalidResponseCiphertextLength, offset: body.count - body.count % 16, statusWord: sw)
     }
     var block = Self.counterBlock(responseCounter)
     block[0] = 0x80
@@ -242,7 +246,8 @@ extension SecureChannelSession: CustomStringConvertible {
       Mirror(
         self,
         children: [
-          "secureChannelProtocol": secureChannelProtocol, "securityLevel": securityLevel, "keyVersion": keyVersion,
+          "secureChannelProtocol": secureChannelProtocol, "securityLevel": securityLevel,
+          "keyVersion": keyVersion,
           "isS16Mode": isS16Mode, "isClosed": isClosed, "wrappedCommandCount": wrappedCommandCount,
         ])
     }

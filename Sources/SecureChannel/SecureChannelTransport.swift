@@ -61,7 +61,9 @@
       do { authenticate = try opening.receiveInitializeUpdate(answer) } catch { throw .secureChannel(error) }
       let confirmation = try await send(authenticate, over: &exchanger)
       let session: SecureChannelSession<Crypto>
-      do { session = try opening.receiveExternalAuthenticate(confirmation) } catch { throw .secureChannel(error) }
+      do { session = try opening.receiveExternalAuthenticate(confirmation) } catch {
+        throw .secureChannel(error)
+      }
       var transport = Self(session: session, over: exchanger.transport)
       transport.exchanger = exchanger
       return transport

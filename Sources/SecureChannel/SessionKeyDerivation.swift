@@ -58,7 +58,8 @@ public enum SCP03KeyDerivation {
     key: [UInt8], constant: UInt8, bits: Int, context: [UInt8], crypto: Crypto
   ) throws(SecureChannelError) -> [UInt8] {
     guard bits > 0, bits % 8 == 0, bits < 65536 else { throw SecureChannelError(.invalidKeyLength) }
-    return try SessionKeyDerivation.scp03(key: key, constant: constant, bits: bits, context: context, crypto: crypto)
+    return try SessionKeyDerivation.scp03(
+      key: key, constant: constant, bits: bits, context: context, crypto: crypto)
   }
 
   /// The pseudo-random card challenge a card with `i` b5 set answers (Amendment D

@@ -60,7 +60,8 @@ struct CryptoProviderTests {
       data: Array(nistMessage.prefix(32)))
     #expect(hexString(cbc) == "7649abac8119b246cee98e9b12e9197d" + "5086cb9b507219ee95db113a917678b2")
     #expect(
-      try openSSL.aesCBC(encrypting: false, key: hex(aes128Key), iv: hex("000102030405060708090a0b0c0d0e0f"), data: cbc)
+      try openSSL.aesCBC(
+        encrypting: false, key: hex(aes128Key), iv: hex("000102030405060708090a0b0c0d0e0f"), data: cbc)
         == Array(nistMessage.prefix(32)))
   }
 
@@ -72,9 +73,12 @@ struct CryptoProviderTests {
     let crypto = legacy ? openSSLLegacy : openSSL
     #expect(crypto.singleDES == (legacy ? .legacyProvider : .tripleDESWithRepeatedKey))
     let key = hex("133457799BBCDFF1")
-    let cipher = try crypto.desCBC(encrypting: true, key: key, iv: hex("0000000000000000"), data: hex("0123456789ABCDEF"))
+    let cipher = try crypto.desCBC(
+      encrypting: true, key: key, iv: hex("0000000000000000"), data: hex("0123456789ABCDEF"))
     #expect(hexString(cipher) == "85e813540f0ab405")
-    #expect(try crypto.desCBC(encrypting: false, key: key, iv: hex("0000000000000000"), data: cipher) == hex("0123456789ABCDEF"))
+    #expect(
+      try crypto.desCBC(encrypting: false, key: key, iv: hex("0000000000000000"), data: cipher)
+        == hex("0123456789ABCDEF"))
     // CBC chaining over two blocks.
     let two = try crypto.desCBC(
       encrypting: true, key: key, iv: hex("0000000000000000"), data: hex("0123456789ABCDEF0123456789ABCDEF"))
@@ -93,7 +97,8 @@ struct CryptoProviderTests {
     var h = hex("0011223344556677")
     for start in stride(from: 0, to: message.count, by: 8) {
       let block = zip(h, message[start..<(start + 8)]).map { $0 ^ $1 }
-      h = try crypto.desCBC(encrypting: true, key: Array(key[0..<8]), iv: hex("0000000000000000"), data: block)
+      h = try crypto.desCBC(
+        encrypting: true, key: Array(key[0..<8]), iv: hex("0000000000000000"), data: block)
     }
     h = try crypto.desCBC(encrypting: false, key: Array(key[8...]), iv: hex("0000000000000000"), data: h)
     h = try crypto.desCBC(encrypting: true, key: Array(key[0..<8]), iv: hex("0000000000000000"), data: h)
@@ -116,7 +121,8 @@ struct CryptoProviderTests {
     let abc: [UInt8] = Array("abc".utf8)
     #expect(hexString(try openSSL.sha1(abc)) == "a9993e364706816aba3e25717850c26c9cd0d89d")
     #expect(
-      hexString(try openSSL.sha256(abc)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+      hexString(try openSSL.sha256(abc)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
   }
 
   @Test func randomBytes() throws {
@@ -134,9 +140,15 @@ struct CryptoProviderTests {
     #expect(throws: failure) { try openSSL.aesECB(encrypting: true, key: hex(aes128Key), data: [1]) }
     #expect(throws: failure) { try openSSL.aesCBC(encrypting: true, key: hex(aes128Key), iv: [0], data: []) }
     #expect(throws: failure) { try openSSL.aesCMAC(key: hex("0011"), message: []) }
-    #expect(throws: failure) { try openSSL.desCBC(encrypting: true, key: hex("0011"), iv: hex("0000000000000000"), data: []) }
-    #expect(throws: failure) { try openSSL.desCBC(encrypting: true, key: hex("0011223344556677"), iv: [0], data: []) }
-    #expect(throws: failure) { try openSSL.retailMAC(key: hex("0011223344556677"), iv: hex("0000000000000000"), message: []) }
+    #expect(throws: failure) {
+      try openSSL.desCBC(encrypting: true, key: hex("0011"), iv: hex("0000000000000000"), data: [])
+    }
+    #expect(throws: failure) {
+      try openSSL.desCBC(encrypting: true, key: hex("0011223344556677"), iv: [0], data: [])
+    }
+    #expect(throws: failure) {
+      try openSSL.retailMAC(key: hex("0011223344556677"), iv: hex("0000000000000000"), message: [])
+    }
     #expect(throws: failure) { try openSSL.randomBytes(count: -1) }
   }
 }

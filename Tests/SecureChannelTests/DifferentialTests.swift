@@ -39,7 +39,9 @@ struct DifferentialTests {
   @Test(.timeLimit(.minutes(1)))
   func randomSessions() throws {
     var seed = UInt64.random(in: 0...UInt64(Int32.max))
-    if let text = ProcessInfo.processInfo.environment["TAPWIRE_SEED"], let value = UInt64(text) { seed = value }
+    if let text = ProcessInfo.processInfo.environment["TAPWIRE_SEED"], let value = UInt64(text) {
+      seed = value
+    }
     print("DifferentialTests seed: \(seed)")
     let output = try Self.oracleOutput(seed: seed, count: 250)
     try #require(output != nil, "python3-cryptography missing: .ci/install-packages installs it")
@@ -63,7 +65,7 @@ struct DifferentialTests {
         configuration: SecureChannelConfiguration(
           keys: SecureChannelKeys(encryption: keyHex[0], mac: keyHex[1], dataEncryption: keyHex[2]),
           keyVersion: keyVersion, secureChannelProtocol: scp, securityLevel: level, s16Mode: s16,
-          scp02Parameter: parameter == 0x55 ? 0x55 : 0x15),
+          scp02Parameter: parameter),
         crypto: ReplayCrypto(challenge: challenge))
       #expect(opening.initializeUpdate.data == challenge)
       let ea = try opening.receiveInitializeUpdate(ResponseAPDU(data: answer, statusWord: .success))

@@ -30,7 +30,8 @@ struct KeyTests {
 
   /// GlobalPlatformPro's `testKDF3`: an AES-256 master key (two KDF3 blocks).
   @Test func kdf3AES256() throws {
-    let master = try SecureChannelKeys(key: hex("8C72C72CF908411653018807950D82FBAD947562F0828A0B10B8B9606ABF3BCD"))
+    let master = try SecureChannelKeys(
+      key: hex("8C72C72CF908411653018807950D82FBAD947562F0828A0B10B8B9606ABF3BCD"))
     let keys = try KeyDiversification.kdf3.diversify(
       master, keyDiversificationData: hex("D9B1DE5D0362DEDCE4FB"), crypto: openSSL)
     #expect(keys.encryption == hex("9AAC5D0B3601F89438A0D9D0B6B256CFB47E6462DFA5228D3420C4AC7C224781"))
@@ -38,11 +39,13 @@ struct KeyTests {
 
   @Test func diversificationRefusesBadInput() throws {
     #expect(throws: SecureChannelError(.invalidKeyDiversificationData)) {
-      try KeyDiversification.emv.diversify(.wellKnownTestKeys, keyDiversificationData: hex("0001"), crypto: openSSL)
+      try KeyDiversification.emv.diversify(
+        .wellKnownTestKeys, keyDiversificationData: hex("0001"), crypto: openSSL)
     }
     let aes256 = try SecureChannelKeys(key: [UInt8](repeating: 1, count: 32))
     #expect(throws: SecureChannelError(.invalidKeyDiversificationData)) {
-      try KeyDiversification.visa2.diversify(aes256, keyDiversificationData: hex("00010203040506070809"), crypto: openSSL)
+      try KeyDiversification.visa2.diversify(
+        aes256, keyDiversificationData: hex("00010203040506070809"), crypto: openSSL)
     }
     #expect(KeyDiversification(name: "visa") == nil)
     #expect(
@@ -61,7 +64,10 @@ struct KeyTests {
     dump(keys, to: &dumped)
     #expect(!dumped.contains("64"))  // 0x40 as a decimal array element
     #expect(keys.description == "SecureChannelKeys(3 × 16-byte keys, shown only as check values)")
-    #expect(try keys.checkValues(for: .tripleDES, crypto: openSSL).map(\.description) == ["8BAF47", "8BAF47", "8BAF47"])
+    #expect(
+      try keys.checkValues(for: .tripleDES, crypto: openSSL).map(\.description) == [
+        "8BAF47", "8BAF47", "8BAF47",
+      ])
   }
 
   @Test func keyLengths() {
@@ -124,8 +130,10 @@ struct KeyTests {
       encryption: hex("100102030405060708090a0b0c0d0e0f"), mac: hex("101102030405060708090a0b0c0d0e0f"),
       dataEncryption: hex("102102030405060708090a0b0c0d0e0f"))
     var opening = try SecureChannelOpening(
-      configuration: SecureChannelConfiguration(keys: staticKeys), crypto: ReplayCrypto(challenge: hex("40A62C37FA6304F8")))
-    _ = try opening.receiveInitializeUpdate(response("00000000000000000000700200016B4524ABEE7CF32EA3838BC148F3"))
+      configuration: SecureChannelConfiguration(keys: staticKeys),
+      crypto: ReplayCrypto(challenge: hex("40A62C37FA6304F8")))
+    _ = try opening.receiveInitializeUpdate(
+      response("00000000000000000000700200016B4524ABEE7CF32EA3838BC148F3"))
     let session = try opening.receiveExternalAuthenticate(response(""))
     let put = try PutKeyCommand(keys: .wellKnownTestKeys, newKeyVersion: 0x21, session: session)
     let sessionDEK = try openSSL.desCBC(
@@ -139,7 +147,8 @@ struct KeyTests {
       var plain: [UInt8] = []
       for start in [2, 10] {
         plain += try openSSL.desCBC(
-          encrypting: false, key: sessionDEK, iv: [UInt8](repeating: 0, count: 8), data: Array(data[start..<(start + 8)]))
+          encrypting: false, key: sessionDEK, iv: [UInt8](repeating: 0, count: 8),
+          data: Array(data[start..<(start + 8)]))
       }
       #expect(plain == SecureChannelKeys.wellKnownTestKeys.encryption)
       #expect(Array(data[18..<22]) == [0x03, 0x8B, 0xAF, 0x47])

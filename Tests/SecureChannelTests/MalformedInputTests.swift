@@ -94,14 +94,17 @@ struct MalformedInputTests {
       // The sequence counter is not covered by the cryptogram.
       case 29..<32: #expect((try? result.get()) != nil, "sequence counter byte \(index)")
       default:
-        #expect(throws: SecureChannelError(.cardCryptogramMismatch, offset: 21), "byte \(index)") { try result.get() }
+        #expect(throws: SecureChannelError(.cardCryptogramMismatch, offset: 21), "byte \(index)") {
+          try result.get()
+        }
       }
     }
   }
 
   @Test func initializeUpdateStatusWords() throws {
     for (sw, code) in [
-      (UInt16(0x6982), SecureChannelError.Code.keySetBlocked), (0x6983, .keySetBlocked), (0x6A88, .initializeUpdateFailed),
+      (UInt16(0x6982), SecureChannelError.Code.keySetBlocked), (0x6983, .keySetBlocked),
+      (0x6A88, .initializeUpdateFailed),
       (0x6D00, .initializeUpdateFailed), (0x6700, .initializeUpdateFailed),
     ] {
       var opening = try SecureChannelOpening(
@@ -109,7 +112,9 @@ struct MalformedInputTests {
       #expect(throws: SecureChannelError(code, statusWord: StatusWord(rawValue: sw))) {
         try opening.receiveInitializeUpdate(response("", sw))
       }
-      #expect(throws: SecureChannelError(.wrongState)) { try opening.receiveInitializeUpdate(response("", 0x9000)) }
+      #expect(throws: SecureChannelError(.wrongState)) {
+        try opening.receiveInitializeUpdate(response("", 0x9000))
+      }
     }
   }
 
@@ -120,7 +125,8 @@ struct MalformedInputTests {
       crypto: ReplayCrypto(challenge: trace.hostChallenge))
     #expect(throws: SecureChannelError(.wrongState)) { try opening.receiveExternalAuthenticate(response("")) }
     _ = try opening.receiveInitializeUpdate(response(trace.initializeUpdateResponse))
-    #expect(throws: SecureChannelError(.externalAuthenticateFailed, statusWord: StatusWord(rawValue: 0x6300))) {
+    #expect(throws: SecureChannelError(.externalAuthenticateFailed, statusWord: StatusWord(rawValue: 0x6300)))
+    {
       try opening.receiveExternalAuthenticate(response("", 0x6300))
     }
     #expect(throws: SecureChannelError(.wrongState)) { try opening.receiveExternalAuthenticate(response("")) }
@@ -135,7 +141,8 @@ struct MalformedInputTests {
       if !level.isValid {
         #expect(throws: SecureChannelError(.invalidSecurityLevel)) {
           try SecureChannelOpening(
-            configuration: SecureChannelConfiguration(keys: .wellKnownTestKeys, securityLevel: level), crypto: openSSL)
+            configuration: SecureChannelConfiguration(keys: .wellKnownTestKeys, securityLevel: level),
+            crypto: openSSL)
         }
       }
     }
@@ -150,7 +157,8 @@ struct MalformedInputTests {
     answer[11] = 0x03
     for level in [SecurityLevel.cMACAndRMAC, .cMACDecryptionAndRMAC, .all] {
       var opening = try SecureChannelOpening(
-        configuration: SecureChannelConfiguration(keys: .wellKnownTestKeys, securityLevel: level), crypto: openSSL)
+        configuration: SecureChannelConfiguration(keys: .wellKnownTestKeys, securityLevel: level),
+        crypto: openSSL)
       #expect(throws: SecureChannelError(.securityLevelNotSupported, offset: 12)) {
         try opening.receiveInitializeUpdate(ResponseAPDU(data: answer, statusWord: .success))
       }
@@ -158,7 +166,8 @@ struct MalformedInputTests {
     // i = 20: R-MAC without R-ENCRYPTION.
     answer[12] = 0x20
     var opening = try SecureChannelOpening(
-      configuration: SecureChannelConfiguration(keys: .wellKnownTestKeys, securityLevel: .all), crypto: openSSL)
+      configuration: SecureChannelConfiguration(keys: .wellKnownTestKeys, securityLevel: .all),
+      crypto: openSSL)
     #expect(throws: SecureChannelError(.securityLevelNotSupported, offset: 12)) {
       try opening.receiveInitializeUpdate(ResponseAPDU(data: answer, statusWord: .success))
     }
@@ -200,7 +209,8 @@ struct MalformedInputTests {
     #expect(S.maximumPlainDataLength(protocol: .scp03, securityLevel: .cMACAndDecryption) == 239)
     #expect(S.maximumPlainDataLength(protocol: .scp03, securityLevel: .all) == 239)
     #expect(S.maximumPlainDataLength(protocol: .scp03, securityLevel: .cMAC, s16Mode: true) == 239)
-    #expect(S.maximumPlainDataLength(protocol: .scp03, securityLevel: .cMACAndDecryption, s16Mode: true) == 223)
+    #expect(
+      S.maximumPlainDataLength(protocol: .scp03, securityLevel: .cMACAndDecryption, s16Mode: true) == 223)
     #expect(S.maximumPlainDataLength(protocol: .scp02, securityLevel: .cMAC) == 247)
     #expect(S.maximumPlainDataLength(protocol: .scp02, securityLevel: .cMACAndDecryption) == 239)
     #expect(S.maximumPlainDataLength(protocol: .scp03, securityLevel: .cMAC, limit: 8) == 0)
@@ -214,10 +224,12 @@ struct MalformedInputTests {
     var session = try openTrace(trace)
     let most = session.maximumPlainDataLength
     #expect(throws: SecureChannelError(.wrappedCommandTooLong)) {
-      try session.wrap(CommandAPDU(cla: 0x80, ins: 0xE8, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: most + 1)))
+      try session.wrap(
+        CommandAPDU(cla: 0x80, ins: 0xE8, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: most + 1)))
     }
     #expect(try encoded(session.wrap(CommandAPDU(parsing: hex(traceGetEID)))) == trace.getEID)
-    let fits = try session.wrap(CommandAPDU(cla: 0x80, ins: 0xE8, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: most)))
+    let fits = try session.wrap(
+      CommandAPDU(cla: 0x80, ins: 0xE8, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: most)))
     #expect(fits.data.count <= 255)
     #expect(fits.data.count > 255 - (session.securityLevel.hasCommandEncryption ? 16 : 1))
   }
@@ -239,13 +251,21 @@ struct MalformedInputTests {
       _ = try session.wrap(CommandAPDU(parsing: hex(traceGetEID)))
       var data = answer
       var sw = StatusWord.success
-      if index < answer.count { data[index] ^= 0x80 } else { sw = StatusWord(rawValue: index == answer.count ? 0x6300 : 0x6201) }
-      #expect(throws: SecureChannelError(.responseMACMismatch, offset: answer.count - 8, statusWord: sw), "\(index)") {
+      if index < answer.count {
+        data[index] ^= 0x80
+      } else {
+        sw = StatusWord(rawValue: index == answer.count ? 0x6300 : 0x6201)
+      }
+      #expect(
+        throws: SecureChannelError(.responseMACMismatch, offset: answer.count - 8, statusWord: sw), "\(index)"
+      ) {
         try session.unwrap(ResponseAPDU(data: data, statusWord: sw))
       }
       // A failed R-MAC closes the channel.
       #expect(session.isClosed)
-      #expect(throws: SecureChannelError(.channelClosed)) { try session.wrap(CommandAPDU(parsing: hex("80F22002"))) }
+      #expect(throws: SecureChannelError(.channelClosed)) {
+        try session.wrap(CommandAPDU(parsing: hex("80F22002")))
+      }
       #expect(throws: SecureChannelError(.channelClosed)) { try session.unwrap(response("")) }
     }
     // Error status words carry no MAC: returned as they are; with data they are refused.
@@ -253,7 +273,9 @@ struct MalformedInputTests {
     _ = try session.wrap(CommandAPDU(parsing: hex(traceGetEID)))
     #expect(try session.unwrap(response("", 0x6A88)) == response("", 0x6A88))
     _ = try session.wrap(CommandAPDU(parsing: hex(traceGetEID)))
-    #expect(throws: SecureChannelError(.unauthenticatedResponseData, statusWord: StatusWord(rawValue: 0x6A88))) {
+    #expect(
+      throws: SecureChannelError(.unauthenticatedResponseData, statusWord: StatusWord(rawValue: 0x6A88))
+    ) {
       try session.unwrap(response("00", 0x6A88))
     }
     #expect(!session.isClosed)
@@ -273,16 +295,24 @@ struct MalformedInputTests {
     let keys = trace.keys
     let card = try InitializeUpdateResponse(parsing: hex(trace.initializeUpdateResponse))
     let context = trace.hostChallenge + card.cardChallenge
-    let sEnc = try SCP03KeyDerivation.derive(key: keys.encryption, constant: 0x04, bits: 128, context: context, crypto: openSSL)
-    let sRMAC = try SCP03KeyDerivation.derive(key: keys.mac, constant: 0x07, bits: 128, context: context, crypto: openSSL)
-    let sMAC = try SCP03KeyDerivation.derive(key: keys.mac, constant: 0x06, bits: 128, context: context, crypto: openSSL)
-    let icv = try openSSL.aesECB(encrypting: true, key: sEnc, data: [0x80] + [UInt8](repeating: 0, count: 14) + [1])
-    func answer(_ body: [UInt8], session: SecureChannelSession<ReplayCrypto>, wrapped: CommandAPDU) throws -> ResponseAPDU {
+    let sEnc = try SCP03KeyDerivation.derive(
+      key: keys.encryption, constant: 0x04, bits: 128, context: context, crypto: openSSL)
+    let sRMAC = try SCP03KeyDerivation.derive(
+      key: keys.mac, constant: 0x07, bits: 128, context: context, crypto: openSSL)
+    let sMAC = try SCP03KeyDerivation.derive(
+      key: keys.mac, constant: 0x06, bits: 128, context: context, crypto: openSSL)
+    let icv = try openSSL.aesECB(
+      encrypting: true, key: sEnc, data: [0x80] + [UInt8](repeating: 0, count: 14) + [1])
+    func answer(_ body: [UInt8], session: SecureChannelSession<ReplayCrypto>, wrapped: CommandAPDU) throws
+      -> ResponseAPDU
+    {
       // The MCV of the command is the full CMAC over it (recomputed from the wrapped bytes).
       let ext = hex(trace.externalAuthenticate)
-      let mcv0 = try openSSL.aesCMAC(key: sMAC, message: [UInt8](repeating: 0, count: 16) + Array(ext[0..<13]))
+      let mcv0 = try openSSL.aesCMAC(
+        key: sMAC, message: [UInt8](repeating: 0, count: 16) + Array(ext[0..<13]))
       let mcv = try openSSL.aesCMAC(
-        key: sMAC, message: mcv0 + [0x84, 0xE2, 0x91, 0x00, UInt8(wrapped.data.count)] + wrapped.data.dropLast(8))
+        key: sMAC,
+        message: mcv0 + [0x84, 0xE2, 0x91, 0x00, UInt8(wrapped.data.count)] + wrapped.data.dropLast(8))
       let mac = try openSSL.aesCMAC(key: sRMAC, message: mcv + body + [0x90, 0x00])
       return ResponseAPDU(data: body + mac.prefix(8), statusWord: .success)
     }
@@ -296,11 +326,18 @@ struct MalformedInputTests {
         SecureChannelError(.invalidResponsePadding, offset: 15, statusWord: .success)
       ),
       (
-        try openSSL.aesCBC(encrypting: true, key: sEnc, iv: icv, data: [0x80] + [UInt8](repeating: 0, count: 31)),
+        try openSSL.aesCBC(
+          encrypting: true, key: sEnc, iv: icv, data: [0x80] + [UInt8](repeating: 0, count: 31)),
         SecureChannelError(.invalidResponsePadding, offset: 15, statusWord: .success)
       ),
-      ([UInt8](repeating: 7, count: 17), SecureChannelError(.invalidResponseCiphertextLength, offset: 16, statusWord: .success)),
-      ([UInt8](repeating: 7, count: 5), SecureChannelError(.invalidResponseCiphertextLength, offset: 0, statusWord: .success)),
+      (
+        [UInt8](repeating: 7, count: 17),
+        SecureChannelError(.invalidResponseCiphertextLength, offset: 16, statusWord: .success)
+      ),
+      (
+        [UInt8](repeating: 7, count: 5),
+        SecureChannelError(.invalidResponseCiphertextLength, offset: 0, statusWord: .success)
+      ),
     ] {
       var session = try openTrace(trace)
       let wrapped = try session.wrap(CommandAPDU(parsing: hex(traceGetEID)))

@@ -36,7 +36,8 @@ let scp03Traces: [SCP03Trace] = [
     getEID: "84e291000ebf3e035c015a558d036518a2829700",
     getEIDResponse: "bf3e125a1089882119900000000000000000000005971be68992dbbdfa",
     cases: [
-      "84f220020863a63f8959827fb2", "84ca006608a0c6a4a74166f7ce00", "84f22002124f0212345c054f9f70c52249b50272656536",
+      "84f220020863a63f8959827fb2", "84ca006608a0c6a4a74166f7ce00",
+      "84f22002124f0212345c054f9f70c52249b50272656536",
       "84f280020a4f00e91443f6dce6b8ed00",
     ]),
   SCP03Trace(
@@ -68,7 +69,8 @@ let scp03Traces: [SCP03Trace] = [
     getEID: "84e291000ebf3e035c015aff42cf801d14394400",
     getEIDResponse: "bf3e125a1089882119900000000000000000000005162fbd33e04940a9",
     cases: [
-      "84f22002084584e4f6784811ee", "84ca006608937776ebe190fa3000", "84f22002124f0212345c054f9f70c59a52bddf3040368c",
+      "84f22002084584e4f6784811ee", "84ca006608937776ebe190fa3000",
+      "84f22002124f0212345c054f9f70c59a52bddf3040368c",
       "84f280020a4f009804b11411f7393d00",
     ]),
   SCP03Trace(
@@ -100,7 +102,8 @@ let scp03Traces: [SCP03Trace] = [
     getEID: "84e291000ebf3e035c015af4b680372542b59d00",
     getEIDResponse: "bf3e125a10898821199000000000000000000000058012dd7f01f1c4c1",
     cases: [
-      "84f2200208d618b7da68d5fe52", "84ca0066088f3e055db23ad5e500", "84f22002124f0212345c054f9f70c5b6e15cc42404915e",
+      "84f2200208d618b7da68d5fe52", "84ca0066088f3e055db23ad5e500",
+      "84f22002124f0212345c054f9f70c5b6e15cc42404915e",
       "84f280020a4f00aa124aa74afe7f7500",
     ]),
   SCP03Trace(
@@ -183,7 +186,8 @@ struct PublishedTraceTests {
       dataEncryption: hex("102102030405060708090a0b0c0d0e0f"))
     let crypto = ReplayCrypto(base: legacyDES ? openSSLLegacy : openSSL, challenge: hex("40A62C37FA6304F8"))
     var opening = try SecureChannelOpening(
-      configuration: SecureChannelConfiguration(keys: keys, secureChannelProtocol: .scp02, securityLevel: .cMAC),
+      configuration: SecureChannelConfiguration(
+        keys: keys, secureChannelProtocol: .scp02, securityLevel: .cMAC),
       crypto: crypto)
     #expect(try encoded(opening.initializeUpdate) == "805000000840a62c37fa6304f800")
     let authenticate = try opening.receiveInitializeUpdate(
@@ -191,7 +195,8 @@ struct PublishedTraceTests {
     #expect(try encoded(authenticate) == "8482010010ba6961667737c5bcebece14c7d6a4376")
     var session = try opening.receiveExternalAuthenticate(response(""))
     let expected = [
-      "84f220020814db34fa4341dca8", "84ca00660855ed7c5ff069512b00", "84f22002124f0212345c054f9f70c58fc1b380c4228af8",
+      "84f220020814db34fa4341dca8", "84ca00660855ed7c5ff069512b00",
+      "84f22002124f0212345c054f9f70c58fc1b380c4228af8",
       "84f280020a4f003b95f09317de6a4e00",
     ]
     for (plainCase, wrapped) in zip(traceCases, expected) {
@@ -201,7 +206,8 @@ struct PublishedTraceTests {
       configuration: SecureChannelConfiguration(keys: keys, keyVersion: 0x20), crypto: crypto)
     #expect(try encoded(explicit.initializeUpdate) == "805020000840a62c37fa6304f800")
     #expect(throws: SecureChannelError(.keyVersionMismatch, offset: 10)) {
-      _ = try explicit.receiveInitializeUpdate(response("00000000000000000000700200016B4524ABEE7CF32EA3838BC148F3"))
+      _ = try explicit.receiveInitializeUpdate(
+        response("00000000000000000000700200016B4524ABEE7CF32EA3838BC148F3"))
     }
     // Without response protection an SCP02 response passes through unchanged.
     #expect(try session.unwrap(response("0102", 0x9000)) == response("0102"))
@@ -210,7 +216,8 @@ struct PublishedTraceTests {
   @Test func scp02CardCryptogramMismatchStopsBeforeExternalAuthenticate() throws {
     let keys = try SecureChannelKeys(key: hex("100102030405060708090a0b0c0d0e0f"))
     var opening = try SecureChannelOpening(
-      configuration: SecureChannelConfiguration(keys: keys), crypto: ReplayCrypto(challenge: hex("40A62C37FA6304F8")))
+      configuration: SecureChannelConfiguration(keys: keys),
+      crypto: ReplayCrypto(challenge: hex("40A62C37FA6304F8")))
     var bad = hex("00000000000000000000700200016B4524ABEE7CF32EA3838BC148F3")
     bad[27] = 0xFF
     #expect(throws: SecureChannelError(.cardCryptogramMismatch, offset: 20)) {

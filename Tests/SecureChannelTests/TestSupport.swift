@@ -45,13 +45,17 @@ struct ReplayCrypto: SecureChannelCrypto {
   func aesECB(encrypting: Bool, key: [UInt8], data: [UInt8]) throws(SecureChannelError) -> [UInt8] {
     try base.aesECB(encrypting: encrypting, key: key, data: data)
   }
-  func aesCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError) -> [UInt8] {
+  func aesCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError)
+    -> [UInt8]
+  {
     try base.aesCBC(encrypting: encrypting, key: key, iv: iv, data: data)
   }
   func aesCMAC(key: [UInt8], message: [UInt8]) throws(SecureChannelError) -> [UInt8] {
     try base.aesCMAC(key: key, message: message)
   }
-  func desCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError) -> [UInt8] {
+  func desCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(SecureChannelError)
+    -> [UInt8]
+  {
     try base.desCBC(encrypting: encrypting, key: key, iv: iv, data: data)
   }
   func sha1(_ message: [UInt8]) throws(SecureChannelError) -> [UInt8] { try base.sha1(message) }

@@ -27,7 +27,9 @@ struct TraceCard: APDUTransport {
     default: break
     }
     if var tag {
-      guard var parsed = try? CommandAPDU(parsing: command), parsed.data.count >= 8 else { return [0x69, 0x88] }
+      guard var parsed = try? CommandAPDU(parsing: command), parsed.data.count >= 8 else {
+        return [0x69, 0x88]
+      }
       parsed.cla = CommandClass(rawValue: parsed.cla.rawValue & ~0x04)
       parsed.data.removeLast(8)
       let answer = tag.respond(to: parsed).encodedBytes()
@@ -47,7 +49,8 @@ struct TransportTests {
   static let trace = scp03Traces[0]
 
   static func configuration(_ level: SecurityLevel = .cMACAndRMAC) -> SecureChannelConfiguration {
-    SecureChannelConfiguration(keys: trace.keys, keyVersion: 0x30, secureChannelProtocol: .scp03, securityLevel: level)
+    SecureChannelConfiguration(
+      keys: trace.keys, keyVersion: 0x30, secureChannelProtocol: .scp03, securityLevel: level)
   }
 
   /// GET RESPONSE runs below the channel: the R-MAC is checked over the reassembled answer
@@ -63,7 +66,8 @@ struct TransportTests {
       (Self.trace.cases[0], [[0x6A, 0x88]]),
     ]
     var channel = try await SecureChannelTransport.open(
-      over: card, configuration: Self.configuration(), crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
+      over: card, configuration: Self.configuration(),
+      crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
     #expect(channel.session.securityLevel == .cMACAndRMAC)
     let plain = try await channel.transmit(hex(traceGetEID))
     #expect(hexString(plain) == traceGetEIDPlainResponse + "9000")
@@ -99,7 +103,8 @@ struct TransportTests {
     var card = TraceCard()
     card.initializeUpdateAnswer = [UInt8(sw >> 8), UInt8(sw & 0xFF)]
     do {
-      _ = try await SecureChannelTransport.open(over: card, configuration: Self.configuration(), crypto: openSSL)
+      _ = try await SecureChannelTransport.open(
+        over: card, configuration: Self.configuration(), crypto: openSSL)
       Issue.record("opened on a blocked key set")
     } catch {
       guard case .secureChannel(let failure) = error else { Issue.record("\(error)"); return }
@@ -111,7 +116,8 @@ struct TransportTests {
   /// Bytes that are not a command APDU are refused before anything is wrapped or sent.
   @Test func invalidCommandBytes() async throws {
     var channel = try await SecureChannelTransport.open(
-      over: TraceCard(), configuration: Self.configuration(), crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
+      over: TraceCard(), configuration: Self.configuration(),
+      crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
     do {
       _ = try await channel.transmit([0x80, 0xCA])
       Issue.record("sent a truncated command")
@@ -130,10 +136,12 @@ struct TransportTests {
     var card = TraceCard()
     card.tag = Type4TagSimulator(message: message)
     let channel = try await SecureChannelTransport.open(
-      over: card, configuration: Self.configuration(.cMAC), crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
+      over: card, configuration: Self.configuration(.cMAC),
+      crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
     let limit = channel.session.maximumPlainDataLength
     #expect(limit == 247)
-    var exchanger = APDUExchanger(transport: channel, options: APDUExchangeOptions(maximumCommandDataLength: limit))
+    var exchanger = APDUExchanger(
+      transport: channel, options: APDUExchangeOptions(maximumCommandDataLength: limit))
     var procedure = Type4NDEFProcedure(operation: .read)
     try await procedure.run(over: &exchanger)
     #expect(procedure.message == message)

@@ -187,7 +187,7 @@ def scp02_case(rng, out):
     mac = retail_mac(smac, b"\x00" * 8, pad80(header + host_cryptogram, 8))
     ea = header + host_cryptogram + mac
     host = Host(2, sl, False, senc, smac, None, mac)
-    emit(rng, out, 2, False, sl, 0x55, kvn, keys, hc, iu, ea, host)
+    emit(rng, out, 2, False, sl, rng.choice([0x15, 0x55]), kvn, keys, hc, iu, ea, host)
 
 
 def emit(rng, out, scp, s16, sl, i, kvn, keys, hc, iu, ea, host):

@@ -149,4 +149,22 @@ struct TransportTests {
     #expect(sent.count == exchanger.transport.session.wrappedCommandCount)
     #expect(sent.allSatisfy { $0.hasPrefix("04") })
   }
+
+  /// An applet-update script runs inside the channel: each step wrapped in turn, the
+  /// responses checked against the script's expectations after unwrapping.
+  @Test func scriptInsideTheChannel() async throws {
+    var card = TraceCard()
+    card.tag = Type4TagSimulator(message: [0xD1, 0x01, 0x01, 0x55, 0x00])
+    let channel = try await SecureChannelTransport.open(
+      over: card, configuration: Self.configuration(.cMAC),
+      crypto: ReplayCrypto(challenge: Self.trace.hostChallenge))
+    var runner = ScriptRunner(transport: channel)
+    let result = try await runner.run(
+      Script(commands: [
+        try CommandAPDU(parsing: hex("00A4040007D276000085010100")),
+        try CommandAPDU(parsing: hex("00A4000C02E103")),
+      ]))
+    #expect(result.responses == [response(""), response("")])
+    #expect(runner.transport.exchanger.transport.received.count == 4)
+  }
 }

@@ -30,7 +30,7 @@ import SecureChannel
   /// Creates a provider with its own OpenSSL library context (default provider, plus the
   /// legacy provider for ``SingleDES/legacyProvider``).
   ///
-  /// - Throws: ``SecureChannelError/Code/cryptoFailure`` when a provider cannot be loaded.
+  /// - Throws: `SecureChannelError.Code.cryptoFailure` when a provider cannot be loaded.
   public init(singleDES: SingleDES = .tripleDESWithRepeatedKey) throws(SecureChannelError) {
     guard let context = unsafe tapwire_crypto_context_new(singleDES == .legacyProvider ? 1 : 0) else {
       throw SecureChannelError(.cryptoFailure)

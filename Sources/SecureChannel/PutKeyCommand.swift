@@ -20,7 +20,10 @@ public struct PutKeyCommand: Sendable, Hashable {
   /// Builds PUT KEY for `keys` as key version `newKeyVersion` over `session`'s DEK.
   ///
   /// - Parameters:
+  ///   - keys: the new keys, loaded as ENC, MAC and DEK.
+  ///   - newKeyVersion: their key version number, 01...7F.
   ///   - replacing: the key version number replaced, or 00 to add a new key set.
+  ///   - session: the open session whose DEK encrypts the keys.
   /// - Throws: ``SecureChannelError/Code/invalidKeyVersion`` for a version outside 01...7F
   ///   (or a replaced one above 7F), ``SecureChannelError/Code/invalidKeyLength`` for keys
   ///   the protocol cannot carry (SCP02: 16 bytes only), and the provider's errors.

@@ -27,6 +27,8 @@ let package = Package(
     .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
     .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
     .library(name: "BlueZ", targets: ["BlueZ"]),
+    .library(name: "SecureChannel", targets: ["SecureChannel"]),
+    .library(name: "GlobalPlatformCryptoOpenSSL", targets: ["GlobalPlatformCryptoOpenSSL"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -85,6 +87,17 @@ let package = Package(
     .target(
       name: "BlueZ", dependencies: ["CDBus", "BLEAdvertising", "ReaderConnection"],
       swiftSettings: swiftSettings),
+    // GlobalPlatform secure channels SCP02/SCP03 (sans-IO, Embedded-clean): the handshake,
+    // command and response wrapping, key diversification, PUT KEY; the crypto provider is
+    // injected (the SecureChannelCrypto protocol).
+    .target(name: "SecureChannel", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // OpenSSL 3 libcrypto (Debian libssl-dev). No pkg-config query: its module map links
+    // libcrypto and its shim names the package when the header is missing.
+    .systemLibrary(name: "CLibCrypto"),
+    // The only module that calls libcrypto: the SecureChannelCrypto provider.
+    .target(
+      name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The JSON writer both executables print with (not a product).
@@ -116,7 +129,7 @@ let package = Package(
       name: "FuzzOracles",
       dependencies: [
         "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
-        "ReaderConnection",
+        "ReaderConnection", "SecureChannel",
       ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
@@ -172,6 +185,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzSecureChannel", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzSecureChannel",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.
@@ -221,6 +237,10 @@ let package = Package(
       name: "BlueZTests",
       dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc", "DaemonStack"],
       exclude: ["bluez_mock.py", "bleak_scan.py"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SecureChannelTests",
+      dependencies: ["SecureChannel", "GlobalPlatformCryptoOpenSSL", "ISO7816", "NFCTags"],
       swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(

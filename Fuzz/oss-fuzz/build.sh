@@ -33,7 +33,8 @@ FuzzReaderDiscovery discovery discovery
 FuzzPN532Frame pn532 pn532
 FuzzAnswerToReset atr atr
 FuzzPCSCControl pcsccontrol pcsccontrol
-FuzzAdminSession admin admin"
+FuzzAdminSession admin admin
+FuzzSecureChannel securechannel securechannel"
 
 selected=("$@")
 while read -r target folder dict; do

@@ -28,6 +28,8 @@ let package = Package(
         .product(name: "RemoteManagementHTTP", package: "Tapwire"),
         .product(name: "ReaderConnection", package: "Tapwire"),
         .product(name: "BlueZ", package: "Tapwire"),
+        .product(name: "SecureChannel", package: "Tapwire"),
+        .product(name: "GlobalPlatformCryptoOpenSSL", package: "Tapwire"),
       ],
       // Only what a dependent would set: Swift 6 mode, no experimental features.
       swiftSettings: [.swiftLanguageMode(.v6)])

@@ -23,6 +23,7 @@ await checkRemoteManagementDriver()
 checkReaderConnection()
 await checkReaderConnectionAdapter()
 await checkBlueZ()
+await checkSecureChannel()
 if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()

@@ -15,9 +15,9 @@ import Synchronization
 /// What a server can make it hold:
 /// - The response body: at most ``maximumBodySize`` bytes are kept. A `Content-Length` over
 ///   the limit is refused when the headers arrive, an undeclared body (read to the close)
-///   when its count passes the limit; either is `AdminHTTPResult.connectionFailed(_:)` with
-///   the reason `response body over N bytes`, which the session reports as
-///   `RemoteManagementError.Code.transportFailed` with that `detail`. The transfer is then
+///   when its count passes the limit; either is `AdminHTTPResult.bodyTooLarge(limit:)`, which
+///   the session reports as `RemoteManagementError.Code.bodyTooLarge` (not retried) with the
+///   `detail` `response body over N bytes`. The transfer is then
 ///   cancelled and whatever still arrives is dropped. FoundationNetworking hands the body
 ///   over in chunks of up to 16 KiB through the session's delegate queue, without
 ///   back-pressure, and a cancel takes effect on its own work queue: the chunks in flight
@@ -40,8 +40,8 @@ import Synchronization
 public struct URLSessionAdminClient: AdminHTTPClient {
   /// The session (its delegate refuses redirections and bounds the body).
   public let session: URLSession
-  /// The most response body bytes accepted; a larger body is refused while it arrives and
-  /// counts as a failed connection.
+  /// The most response body bytes accepted; a larger body is refused while it arrives
+  /// (`AdminHTTPResult.bodyTooLarge(limit:)`).
   public var maximumBodySize: Int
   private let transfers: Transfers
 
@@ -111,7 +111,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
   private func refuse(
     _ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<AdminHTTPResult, Never>
   ) {
-    continuation.resume(returning: .connectionFailed("response body over \(limit) bytes"))
+    continuation.resume(returning: .bodyTooLarge(limit: limit))
     DispatchQueue.global().async { task.cancel() }
   }
 

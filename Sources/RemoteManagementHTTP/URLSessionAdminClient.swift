@@ -44,6 +44,12 @@ public struct URLSessionAdminClient: AdminHTTPClient {
   /// (`AdminHTTPResult.bodyTooLarge(limit:)`).
   public var maximumBodySize: Int
   private let transfers: Transfers
+  /// Invalidates ``session`` when the last copy of the client goes: a `URLSession` holds its
+  /// delegate, and FoundationNetworking its libcurl handles, until it is invalidated, so a
+  /// client made per session would otherwise keep them all (about 130 KiB each, and
+  /// FoundationNetworking's socket sources, which then answer for a later session's reused
+  /// descriptors).
+  private let lifetime: SessionLifetime
 
   /// Creates a client with an ephemeral configuration.
   public init(maximumBodySize: Int = 1 << 20) {
@@ -52,6 +58,7 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     configuration.urlCache = nil
     let transfers = Transfers()
     session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    lifetime = SessionLifetime(session)
     self.transfers = transfers
     self.maximumBodySize = maximumBodySize
   }
@@ -75,14 +82,22 @@ public struct URLSessionAdminClient: AdminHTTPClient {
       transfers.start(task.taskIdentifier, limit: limit, continuation: continuation)
       task.resume()
       // The whole request, not only each idle gap, ends by the session's deadline, even when
-      // the task does not end on `cancel()` (see the type's notes on redirections).
+      // the task does not end on `cancel()` (see the type's notes on redirections). A task
+      // that has ended is not cancelled: FoundationNetworking can act on a finished task's
+      // cancel against the session's later transfers (seen as their instant failure).
       let id = task.taskIdentifier
       DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: milliseconds))) {
-        transfers.expire(id)
-        task.cancel()
+        if transfers.expire(id) { task.cancel() }
       }
     }
   }
+}
+
+/// Owns a client's session: invalidates it (its running tasks finish first) when released.
+final class SessionLifetime: Sendable {
+  let session: URLSession
+  init(_ session: URLSession) { self.session = session }
+  deinit { session.finishTasksAndInvalidate() }
 }
 
 /// The session's delegate: one bounded body per task, each task's result handed to its
@@ -100,9 +115,11 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
     transfers.withLock { $0[id] = Transfer(continuation: continuation, limit: limit) }
   }
 
-  /// Ends the transfer `id` with `.timedOut` if it has not ended yet.
-  func expire(_ id: Int) {
-    transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(returning: .timedOut)
+  /// Ends the transfer `id` with `.timedOut` if it has not ended yet; whether it had not.
+  func expire(_ id: Int) -> Bool {
+    guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
+    transfer.continuation.resume(returning: .timedOut)
+    return true
   }
 
   /// Ends the transfer of `task` with a refused body: the result now, the cancel off this

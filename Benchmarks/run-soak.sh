@@ -12,7 +12,7 @@
 #   admin   remote management sessions against ram-server.py, each with
 #           a fault drawn at random (seed printed)                        full 1,000   short 50
 #
-#   Benchmarks/run-soak.sh short              CI's counts (about a minute; CI's soak step)
+#   Benchmarks/run-soak.sh short              CI's counts (about a minute; CI's step runs bluez pcsc)
 #   Benchmarks/run-soak.sh full               the counts (pcsc alone takes ~1.5 h:
 #                                             pcscd polls card presence every 400 ms)
 #   Benchmarks/run-soak.sh full bluez admin   some flows only

@@ -68,14 +68,24 @@ struct TapwireFlood {
     let updates = BlueZScanner(busAddress: PrivateSystemBus.address(directory: directory)).advertisements()
     let delivered = Atomic<Int>(0)
     let readers = Atomic<Int>(0)
-    let consumer = Task {
+    // Nanoseconds the consumer spent in ReaderDiscovery.receive, and between updates
+    // (awaiting the next one).
+    let discoveryNanoseconds = Atomic<Int>(0)
+    // Detached: on the cooperative pool, not the main actor `main` runs on (whose queue the
+    // polling below shares).
+    let consumer = Task.detached {
       var discovery = ReaderDiscovery(
         profiles: [.example], mode: .scan,
         configuration: .init(timeout: nil, lostAfter: .seconds(60), maximumDevices: devices))
       _ = discovery.start(at: BlueZScanner.now())
       do {
         for try await update in updates {
+          let before = ContinuousClock.now
           _ = discovery.receive(update.report, at: BlueZScanner.now())
+          let spent = ContinuousClock.now - before
+          discoveryNanoseconds.add(
+            Int(spent.components.seconds) * 1_000_000_000 + Int(spent.components.attoseconds / 1_000_000_000),
+            ordering: .relaxed)
           delivered.add(1, ordering: .relaxed)
         }
       } catch {
@@ -126,6 +136,9 @@ struct TapwireFlood {
       (counted), \(lost) lost on the bus
       rate: \(Int(Double(handled) / max(wall, 1e-9))) /s wall clock (\(format(wall)) s), \
       \(Int(Double(handled) / max(cpu, 1e-9))) /s per CPU second of this process (\(format(cpu)) s CPU)
+      consumer: \(format(Double(discoveryNanoseconds.load(ordering: .relaxed)) / 1e9)) s in ReaderDiscovery.receive \
+      (\(Int(Double(discoveryNanoseconds.load(ordering: .relaxed)) / 1e3 / Double(max(delivered.load(ordering: .relaxed), 1)))) µs \
+      an update, wall clock)
       """)
   }
 

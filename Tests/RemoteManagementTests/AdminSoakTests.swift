@@ -51,7 +51,9 @@ struct AdminSoakTests {
     ("truncate", #"{"truncate": true}"#, .transportFailed),
     ("huge", #"{"hugeBody": \#(limit * 64)}"#, .bodyTooLarge),
     ("hugeUnsized", #"{"hugeBody": \#(limit * 64), "omitLength": true}"#, .bodyTooLarge),
-    ("headerFlood", #"{"headerFlood": 4000}"#, .transportFailed),
+    // No header flood here: in one process FoundationNetworking then keeps failing later
+    // requests at once and holds about 1 MiB a flood (RemoteManagementEndToEndTests checks it
+    // against `tapwire admin`, a process of its own).
     ("delay", #"{"delay": 0.6}"#, .roundTripTimeout),
     ("cardGone", "{}", .cardRemoved),
   ]

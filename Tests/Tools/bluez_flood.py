@@ -24,8 +24,10 @@ import dbus
 ADAPTER = 'org.bluez.Adapter1'
 MOCK = 'org.freedesktop.DBus.Mock'
 
-# Run in the mock (self: the adapter object, args: devices, count). The RSSI and battery
-# change with every signal, so each is a new report for the scanner and ReaderDiscovery.
+# Run in the mock (self: the adapter object, args: devices, count). The RSSI changes with
+# every signal and the manufacturer data is sent each time, as BlueZ does with DuplicateData:
+# each signal is a new report for the scanner and ReaderDiscovery, and the list of readers
+# (serial, name, battery) stays the same, as in a crowd of readers that stay put.
 FLOOD = """
 import dbus.lowlevel
 devices, count = int(args[0]), int(args[1])
@@ -36,12 +38,12 @@ paths = []
 serials = []
 for i in range(devices):
     paths.append(base + '%02X_%02X' % (i >> 8, i & 255))
-    serials.append(b'\\x01' + ('TW%06d' % i).encode())
+    serials.append(b'\\x01' + ('TW%06d' % i).encode() + bytes([90]))
 connection = self.connection
 for n in range(count):
     i = n % devices
     message = dbus.lowlevel.SignalMessage(paths[i], 'org.freedesktop.DBus.Properties', 'PropertiesChanged')
-    data = dbus.Array(serials[i] + bytes([n % 101]), signature='y')
+    data = dbus.Array(serials[i], signature='y')
     message.append('org.bluez.Device1',
                    {'RSSI': dbus.Int16(-40 - n % 50),
                     'ManufacturerData': dbus.Dictionary({dbus.UInt16(0xFFFF): data}, signature='qv')},

@@ -197,6 +197,11 @@ let package = Package(
       dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
 
+    // The BlueZ scanner under a D-Bus flood (Documentation/fuzzing-and-benchmarks.md).
+    .executableTarget(
+      name: "TapwireFlood", dependencies: ["BlueZ", "BLEAdvertising", "DaemonStack"],
+      path: "Benchmarks/TapwireFlood", swiftSettings: swiftSettings),
+
     // Test support (not a product): daemons in a private namespace, started and stopped by PID,
     // for the PC/SC and BlueZ stacks.
     .target(name: "DaemonStack", path: "Tests/DaemonStack", swiftSettings: swiftSettings),
@@ -214,7 +219,8 @@ let package = Package(
       name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "RemoteManagementTests", dependencies: ["RemoteManagement", "RemoteManagementHTTP", "ISO7816"],
+      name: "RemoteManagementTests",
+      dependencies: ["RemoteManagement", "RemoteManagementHTTP", "ISO7816", "DaemonStack"],
       swiftSettings: swiftSettings),
     .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
     .testTarget(

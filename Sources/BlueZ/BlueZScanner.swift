@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
 import Foundation
+import Synchronization
 
 /// One `org.bluez.Adapter1`.
 public struct BlueZAdapter: Sendable, Hashable {
@@ -133,6 +134,11 @@ public struct BlueZScanner: Sendable {
     return adapter
   }
 
+  /// How many updates the sequence of ``advertisements()`` holds for a task that iterates it
+  /// more slowly than BlueZ reports: past this, the oldest are dropped and counted
+  /// (``BlueZAdvertisements/droppedUpdates``), so memory stays bounded in a crowd.
+  public static let bufferedUpdates = 1024
+
   /// The device updates, as an asynchronous sequence that throws ``BlueZError``
   /// (``BlueZError/Code/noBus``, ``BlueZError/Code/noBlueZ``, ``BlueZError/Code/noAdapter``,
   /// ``BlueZError/Code/poweredOff``, ``BlueZError/Code/permissionDenied``,
@@ -141,8 +147,9 @@ public struct BlueZScanner: Sendable {
   /// ``BlueZError/Code/adapterRemoved``, powered off with ``BlueZError/Code/poweredOff``.
   public func advertisements() -> BlueZAdvertisements {
     let (stream, continuation) = AsyncThrowingStream<BlueZAdvertisement, any Error>.makeStream(
-      bufferingPolicy: .bufferingNewest(1024))
-    let state = ScanState(continuation: continuation)
+      bufferingPolicy: .bufferingNewest(Self.bufferedUpdates))
+    let counters = ScanCounters()
+    let state = ScanState(continuation: continuation, counters: counters)
     let address = busAddress
     let adapterName = adapter
     let filter = filter
@@ -183,7 +190,7 @@ public struct BlueZScanner: Sendable {
       task.cancel()
       state.stop()
     }
-    return BlueZAdvertisements(stream: stream)
+    return BlueZAdvertisements(stream: stream, counters: counters)
   }
 }
 
@@ -193,18 +200,31 @@ let propertiesInterface = "org.freedesktop.DBus.Properties"
 let adapterInterface = "org.bluez.Adapter1"
 let deviceInterface = "org.bluez.Device1"
 
+/// What a scan has handled and dropped, counted on the bus thread and read by the caller.
+final class ScanCounters: Sendable {
+  /// `PropertiesChanged` and `InterfacesAdded` signals of devices under the adapter.
+  let signals = Atomic<Int>(0)
+  /// Updates handed to the sequence's buffer.
+  let updates = Atomic<Int>(0)
+  /// Updates the full buffer dropped (the oldest).
+  let dropped = Atomic<Int>(0)
+}
+
 /// The scanner's state, touched from the bus thread (messages) and the caller (stop).
 final class ScanState: @unchecked Sendable {
   private let lock = NSLock()
   private let continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation
+  private let counters: ScanCounters
   private var devices: [String: BlueZDevice] = [:]
   private var adapterPath = ""
   private var bus: BusThread?
   private var discovering = false
   private var stopped = false
 
-  init(continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation) {
+  init(continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation, counters: ScanCounters)
+  {
     self.continuation = continuation
+    self.counters = counters
   }
 
   func setBus(_ bus: BusThread) {
@@ -284,8 +304,13 @@ final class ScanState: @unchecked Sendable {
     device.apply(changed: changed, invalidated: invalidated)
     devices[path] = device
     lock.unlock()
+    counters.signals.add(1, ordering: .relaxed)
     if let report = device.report(timestamp: BlueZScanner.now().sinceOrigin.wholeMicroseconds) {
-      continuation.yield(BlueZAdvertisement(device: device, report: report))
+      counters.updates.add(1, ordering: .relaxed)
+      // The buffer keeps the newest: a full one drops the oldest, counted.
+      if case .dropped = continuation.yield(BlueZAdvertisement(device: device, report: report)) {
+        counters.dropped.add(1, ordering: .relaxed)
+      }
     }
   }
 }
@@ -298,6 +323,20 @@ public struct BlueZAdvertisements: AsyncSequence, Sendable {
   public typealias Failure = BlueZError
 
   let stream: AsyncThrowingStream<BlueZAdvertisement, any Error>
+  let counters: ScanCounters
+
+  /// Device signals (`PropertiesChanged`, `InterfacesAdded` of an `org.bluez.Device1` under the
+  /// adapter, and the devices known at the start) handled so far, each one update.
+  public var handledSignals: Int { counters.signals.load(ordering: .relaxed) }
+
+  /// Updates that became an advertising report (a device without an address yields none),
+  /// so far; each is delivered or counted in ``droppedUpdates``.
+  public var reportedUpdates: Int { counters.updates.load(ordering: .relaxed) }
+
+  /// Updates dropped so far because the iterating task fell more than
+  /// ``BlueZScanner/bufferedUpdates`` behind (the oldest go first). Nothing else is dropped
+  /// between the bus and the sequence.
+  public var droppedUpdates: Int { counters.dropped.load(ordering: .relaxed) }
 
   /// Creates the iterator.
   public func makeAsyncIterator() -> Iterator { Iterator(inner: stream.makeAsyncIterator()) }

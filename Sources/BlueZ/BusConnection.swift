@@ -18,8 +18,23 @@ struct BusMessage: Sendable {
 }
 
 /// A private libdbus connection, used only from the ``BusThread`` that owns it.
+///
+/// What the other side (the bus daemon, BlueZ, any peer the bus policy lets send here) can make
+/// it hold is bounded: one message at most ``maximumMessageSize`` bytes (libdbus drops the
+/// connection on a larger one, which the owner sees as the bus closing), the messages read and
+/// not yet handled at most ``maximumReceivedSize`` bytes (past it libdbus stops reading the
+/// socket until they are handled: back-pressure on the bus daemon, nothing dropped here),
+/// and a value's nesting at most ``DBusValue/maximumDepth`` (libdbus validates it too).
 final class BusConnection {
   let raw: OpaquePointer
+
+  /// The largest message accepted: 8 MiB (libdbus's default is 128 MiB,
+  /// `DBUS_MAXIMUM_MESSAGE_LENGTH`; the system bus daemon's is 32 MiB). BlueZ's largest
+  /// message is `GetManagedObjects`' reply, about 1 KiB per known device.
+  static let maximumMessageSize = 8 << 20
+  /// The most bytes of received messages held before libdbus stops reading: 16 MiB (libdbus's
+  /// default is 63 MiB).
+  static let maximumReceivedSize = 16 << 20
 
   /// Opens `address` (or, when nil, the system bus: `DBUS_SYSTEM_BUS_ADDRESS` or
   /// `unix:path=/var/run/dbus/system_bus_socket`) and registers with the bus daemon.
@@ -39,6 +54,8 @@ final class BusConnection {
     }
     guard let connection else { throw Self.take(&error, default: .noBus) }
     dbus_connection_set_exit_on_disconnect(connection, 0)
+    dbus_connection_set_max_message_size(connection, Int(Self.maximumMessageSize))
+    dbus_connection_set_max_received_size(connection, Int(Self.maximumReceivedSize))
     raw = connection
   }
 

@@ -147,9 +147,23 @@ public struct DBusPair: Sendable, Hashable {
 // MARK: Reading and writing libdbus message iterators
 
 extension DBusValue {
-  /// Reads the value at `iter` (libdbus `dbus_message_iter_get_*`).
-  static func read(_ iter: inout DBusMessageIter) -> DBusValue {
+  /// The deepest nesting of containers (arrays, dict entries, structs, variants) that
+  /// ``read(_:depth:limit:)`` follows: 64, libdbus's own bound on a received message (it
+  /// refuses one nested deeper as `DBUS_INVALID_NESTED_TOO_DEEPLY`: 32 levels of arrays and 32
+  /// of structs, D-Bus Specification §"Valid Signatures", and as many variants counted with
+  /// them). Reading recurses once per level, so the bound holds even if a libdbus without
+  /// that check hands over a deeper message; a container past it reads as
+  /// ``unsupported(_:)`` with its type code.
+  package static let maximumDepth = 64
+
+  /// Reads the value at `iter` (libdbus `dbus_message_iter_get_*`), `depth` containers deep;
+  /// containers past `limit` read as ``unsupported(_:)``.
+  static func read(_ iter: inout DBusMessageIter, depth: Int = 0, limit: Int = maximumDepth) -> DBusValue {
     let type = dbus_message_iter_get_arg_type(&iter)
+    let isContainer =
+      type == DBUS_TYPE_VARIANT || type == DBUS_TYPE_STRUCT || type == DBUS_TYPE_ARRAY
+      || type == DBUS_TYPE_DICT_ENTRY
+    if isContainer && depth >= limit { return .unsupported(type) }
     switch type {
     case DBUS_TYPE_BYTE: return .byte(basic(&iter, UInt8(0)))
     case DBUS_TYPE_BOOLEAN: return .bool(basic(&iter, dbus_bool_t(0)) != 0)
@@ -169,11 +183,11 @@ extension DBusValue {
     case DBUS_TYPE_VARIANT:
       var sub = DBusMessageIter()
       dbus_message_iter_recurse(&iter, &sub)
-      return .variant(read(&sub))
+      return .variant(read(&sub, depth: depth + 1, limit: limit))
     case DBUS_TYPE_STRUCT:
       var sub = DBusMessageIter()
       dbus_message_iter_recurse(&iter, &sub)
-      return .structure(readAll(&sub))
+      return .structure(readAll(&sub, depth: depth + 1, limit: limit))
     case DBUS_TYPE_ARRAY:
       let element = signatureOfContents(&iter)
       var sub = DBusMessageIter()
@@ -183,7 +197,7 @@ extension DBusValue {
         while dbus_message_iter_get_arg_type(&sub) == DBUS_TYPE_DICT_ENTRY {
           var entry = DBusMessageIter()
           dbus_message_iter_recurse(&sub, &entry)
-          let items = readAll(&entry)
+          let items = readAll(&entry, depth: depth + 2, limit: limit)
           if items.count == 2 { pairs.append(DBusPair(items[0], items[1])) }
           dbus_message_iter_next(&sub)
         }
@@ -192,19 +206,33 @@ extension DBusValue {
         return .dictionary(
           pairs, keySignature: String(inner.prefix(1)), valueSignature: String(inner.dropFirst()))
       }
-      return .array(readAll(&sub), elementSignature: element)
+      return .array(readAll(&sub, depth: depth + 1, limit: limit), elementSignature: element)
     default:
       return .unsupported(type)
     }
   }
 
-  static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
+  static func readAll(_ iter: inout DBusMessageIter, depth: Int = 0, limit: Int = maximumDepth) -> [DBusValue]
+  {
     var values: [DBusValue] = []
     while dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_INVALID {
-      values.append(read(&iter))
+      values.append(read(&iter, depth: depth, limit: limit))
       dbus_message_iter_next(&iter)
     }
     return values
+  }
+
+  /// `values` written into a new signal message and read back with `limit`: the path every
+  /// received message's arguments take (for the tests of the bound).
+  package static func throughMessage(_ values: [DBusValue], limit: Int = maximumDepth) -> [DBusValue]? {
+    guard let message = dbus_message_new_signal("/", "org.tapwire.Test", "Values") else { return nil }
+    defer { dbus_message_unref(message) }
+    var append = DBusMessageIter()
+    dbus_message_iter_init_append(message, &append)
+    for value in values { value.write(&append) }
+    var iter = DBusMessageIter()
+    guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
+    return readAll(&iter, limit: limit)
   }
 
   static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {

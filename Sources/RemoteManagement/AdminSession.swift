@@ -242,6 +242,14 @@ public struct AdminSession: Sendable {
     retryOrFail(RemoteManagementError(.transportFailed, round: round + 1, detail: reason), request, now: now)
   }
 
+  /// Reports that the response to the POST out had a body over the HTTP client's limit of
+  /// `limit` bytes (refused while it arrived). Not retried: the session fails with
+  /// ``RemoteManagementError/Code/bodyTooLarge`` (detail `response body over N bytes`).
+  public mutating func bodyTooLarge(limit: Int, at now: MonotonicInstant) {
+    guard case .awaiting = phase else { return }
+    fail(RemoteManagementError(.bodyTooLarge, round: round + 1, detail: "response body over \(limit) bytes"))
+  }
+
   /// Reports that the POST out had no response by its deadline.
   public mutating func timedOut(at now: MonotonicInstant) {
     guard case .awaiting(let request, _) = phase else { return }

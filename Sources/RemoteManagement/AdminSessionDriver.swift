@@ -10,6 +10,9 @@ import ISO7816
     case connectionFailed(String)
     /// No response within the timeout.
     case timedOut
+    /// The response body passed the client's limit (`limit` bytes) while it arrived: the
+    /// transfer was abandoned and nothing of the body is kept.
+    case bodyTooLarge(limit: Int)
   }
 
   /// The caller's HTTP client: sends one ``AdminRequest`` and reports what happened. It must
@@ -17,7 +20,7 @@ import ISO7816
   ///
   /// The client is where a server's bytes are bounded: the session keeps the body and headers
   /// it is handed and parses the body once. A client should refuse a body over its own limit
-  /// while it arrives (as a failed connection), bound the headers, and return by `timeout`
+  /// while it arrives (``AdminHTTPResult/bodyTooLarge(limit:)``), bound the headers, and return by `timeout`
   /// whatever the server does (`RemoteManagementHTTP`'s `URLSessionAdminClient` does all three).
   public protocol AdminHTTPClient {
     /// Sends `request`, giving up after `timeout`.
@@ -82,6 +85,7 @@ import ISO7816
           case .response(let response): session.receive(response, at: now())
           case .connectionFailed(let reason): session.connectionFailed(reason: reason, at: now())
           case .timedOut: session.timedOut(at: now())
+          case .bodyTooLarge(let limit): session.bodyTooLarge(limit: limit, at: now())
           }
         case .wait(let time):
           if !honoursCancellation && Task.isCancelled {

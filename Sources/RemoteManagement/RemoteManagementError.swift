@@ -18,7 +18,8 @@ public struct RemoteManagementError: Error, Sendable, Hashable {
   /// The header of ``Code/missingHeader``, ``Code/wrongContentType`` (`Content-Type`),
   /// ``Code/wrongProtocol`` and ``Code/invalidTargetedApplication``.
   public let header: String?
-  /// What the caller said about a ``Code/transportFailed`` (the HTTP client's message).
+  /// What the caller said about a ``Code/transportFailed`` (the HTTP client's message), or
+  /// the limit a ``Code/bodyTooLarge`` body passed.
   public let detail: String?
 
   /// Creates an error.
@@ -40,7 +41,7 @@ public struct RemoteManagementError: Error, Sendable, Hashable {
     fileprivate enum Value: UInt8, Sendable, Hashable {
       case httpStatus, wrongContentType, missingHeader, wrongProtocol, invalidTargetedApplication
       case malformedScript, cardRemoved, cardFailure, roundTripTimeout, tooManyRoundTrips
-      case redirectLoop, transportFailed, sessionFinished, cancelled
+      case redirectLoop, transportFailed, sessionFinished, cancelled, bodyTooLarge
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -74,6 +75,9 @@ public struct RemoteManagementError: Error, Sendable, Hashable {
     public static let sessionFinished = Code(.sessionFinished)
     /// The caller cancelled the session.
     public static let cancelled = Code(.cancelled)
+    /// A response body passed the HTTP client's limit while it arrived (``detail``: `response
+    /// body over N bytes`); not retried, since the server would send it again.
+    public static let bodyTooLarge = Code(.bodyTooLarge)
 
     /// The code's name, e.g. `malformedScript`.
     public var name: String {
@@ -92,6 +96,7 @@ public struct RemoteManagementError: Error, Sendable, Hashable {
       case .transportFailed: return "transportFailed"
       case .sessionFinished: return "sessionFinished"
       case .cancelled: return "cancelled"
+      case .bodyTooLarge: return "bodyTooLarge"
       }
     }
 

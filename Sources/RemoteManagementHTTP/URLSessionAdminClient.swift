@@ -15,9 +15,9 @@ import Synchronization
 /// What a server can make it hold:
 /// - The response body: at most ``maximumBodySize`` bytes are kept. A `Content-Length` over
 ///   the limit is refused when the headers arrive, an undeclared body (read to the close)
-///   when its count passes the limit; either is `AdminHTTPResult.connectionFailed(_:)` with
-///   the reason `response body over N bytes`, which the session reports as
-///   `RemoteManagementError.Code.transportFailed` with that `detail`. The transfer is then
+///   when its count passes the limit; either is `AdminHTTPResult.bodyTooLarge(limit:)`, which
+///   the session reports as `RemoteManagementError.Code.bodyTooLarge` (not retried) with the
+///   `detail` `response body over N bytes`. The transfer is then
 ///   cancelled and whatever still arrives is dropped. FoundationNetworking hands the body
 ///   over in chunks of up to 16 KiB through the session's delegate queue, without
 ///   back-pressure, and a cancel takes effect on its own work queue: the chunks in flight
@@ -41,10 +41,16 @@ import Synchronization
 public struct URLSessionAdminClient: AdminHTTPClient {
   /// The session (its delegate refuses redirections and bounds the body).
   public let session: URLSession
-  /// The most response body bytes accepted; a larger body is refused while it arrives and
-  /// counts as a failed connection.
+  /// The most response body bytes accepted; a larger body is refused while it arrives
+  /// (`AdminHTTPResult.bodyTooLarge(limit:)`).
   public var maximumBodySize: Int
   private let transfers: Transfers
+  /// Invalidates ``session`` when the last copy of the client goes: a `URLSession` holds its
+  /// delegate, and FoundationNetworking its libcurl handles, until it is invalidated, so a
+  /// client made per session would otherwise keep them all (about 130 KiB each, and
+  /// FoundationNetworking's socket sources, which then answer for a later session's reused
+  /// descriptors).
+  private let lifetime: SessionLifetime
 
   /// Creates a client with an ephemeral configuration.
   public init(maximumBodySize: Int = 1 << 20) {
@@ -53,6 +59,7 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     configuration.urlCache = nil
     let transfers = Transfers()
     session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    lifetime = SessionLifetime(session)
     self.transfers = transfers
     self.maximumBodySize = maximumBodySize
   }
@@ -80,21 +87,25 @@ public struct URLSessionAdminClient: AdminHTTPClient {
         transfers.start(id, limit: limit, continuation: continuation)
         task.resume()
         // The whole request, not only each idle gap, ends by the session's deadline, even when
-        // the task does not end on `cancel()` (see the type's notes on redirections).
+        // the task does not end on `cancel()` (see the type's notes on redirections). A task
+        // that has ended is not cancelled: FoundationNetworking can act on a finished task's
+        // cancel against the session's later transfers (seen as their instant failure).
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: milliseconds))) {
-          transfers.expire(id)
-          task.cancel()
+          if transfers.expire(id) { task.cancel() }
         }
-        if Task.isCancelled {
-          transfers.end(id, with: .connectionFailed("cancelled"))
-          task.cancel()
-        }
+        if Task.isCancelled, transfers.end(id, with: .connectionFailed("cancelled")) { task.cancel() }
       }
     } onCancel: {
-      transfers.end(id, with: .connectionFailed("cancelled"))
-      task.cancel()
+      if transfers.end(id, with: .connectionFailed("cancelled")) { task.cancel() }
     }
   }
+}
+
+/// Owns a client's session: invalidates it (its running tasks finish first) when released.
+final class SessionLifetime: Sendable {
+  let session: URLSession
+  init(_ session: URLSession) { self.session = session }
+  deinit { session.finishTasksAndInvalidate() }
 }
 
 /// The session's delegate: one bounded body per task, each task's result handed to its
@@ -112,14 +123,18 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
     transfers.withLock { $0[id] = Transfer(continuation: continuation, limit: limit) }
   }
 
-  /// Ends the transfer `id` with `.timedOut` if it has not ended yet.
-  func expire(_ id: Int) {
-    transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(returning: .timedOut)
+  /// Ends the transfer `id` with `.timedOut` if it has not ended yet; whether it had not.
+  func expire(_ id: Int) -> Bool {
+    guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
+    transfer.continuation.resume(returning: .timedOut)
+    return true
   }
 
-  /// Ends the transfer `id` with `result` if it has not ended yet.
-  func end(_ id: Int, with result: AdminHTTPResult) {
-    transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(returning: result)
+  /// Ends the transfer `id` with `result` if it has not ended yet; whether it had not.
+  func end(_ id: Int, with result: AdminHTTPResult) -> Bool {
+    guard let transfer = transfers.withLock({ $0.removeValue(forKey: id) }) else { return false }
+    transfer.continuation.resume(returning: result)
+    return true
   }
 
   /// Ends the transfer of `task` with a refused body: the result now, the cancel off this
@@ -128,7 +143,7 @@ final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
   private func refuse(
     _ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<AdminHTTPResult, Never>
   ) {
-    continuation.resume(returning: .connectionFailed("response body over \(limit) bytes"))
+    continuation.resume(returning: .bodyTooLarge(limit: limit))
     DispatchQueue.global().async { task.cancel() }
   }
 

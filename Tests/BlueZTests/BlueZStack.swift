@@ -15,9 +15,7 @@ import Testing
 /// task at once).
 final class BlueZStack: @unchecked Sendable {
   static let python = "/usr/bin/python3"
-  static let daemon = "/usr/bin/dbus-daemon"
-  /// Debian's dbus-bin (a dependency of dbus): asks the bus whether it answers yet.
-  static let send = "/usr/bin/dbus-send"
+  static let daemon = PrivateSystemBus.daemon
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("bluez_mock.py").path
 
@@ -54,28 +52,6 @@ final class BlueZStack: @unchecked Sendable {
   /// Starts the bus, the mock (with `mock` false, only the bus: no BlueZ on it) and the driver.
   init(mock: Bool = true) throws {
     let directory = "/tmp/tapwire-bluez-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let config = """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>system</type>
-        <listen>unix:path=\(directory)/bus</listen>
-        <auth>EXTERNAL</auth>
-        <policy context="default">
-          <allow user="*"/>
-          <allow own="*"/>
-          <allow send_type="method_call"/>
-          <allow send_type="signal"/>
-          <allow send_type="method_return"/>
-          <allow send_type="error"/>
-          <allow receive_type="method_call"/>
-          <allow receive_type="signal"/>
-          <allow receive_type="method_return"/>
-          <allow receive_type="error"/>
-        </policy>
-      </busconfig>
-
-      """
     let startMock =
       mock
       ? """
@@ -84,22 +60,12 @@ final class BlueZStack: @unchecked Sendable {
       exec \(Self.python) \(Self.script)
       """
       : "echo ready; exec cat > /dev/null"
-    let script = """
-      \(Self.daemon) --config-file=\(directory)/bus.conf --nofork > \(directory)/bus.log 2>&1 &
-      echo "pid $!"
-      # Ready when the bus answers (its socket file appears at bind(), before listen()).
-      for i in $(seq 400); do
-        \(Self.send) --bus=unix:path=\(directory)/bus --print-reply --dest=org.freedesktop.DBus \
-          /org/freedesktop/DBus org.freedesktop.DBus.GetId > /dev/null 2>&1 && break
-        sleep 0.05
-      done
-      export DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(directory)/bus
-      \(startMock)
-      """
+    let script = PrivateSystemBus.startScript(directory: directory) + startMock
     namespace = try DaemonNamespace(
       directory: directory, namespaces: .network, foreground: "the mock driver", script: script
     ) {
-      try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+      try PrivateSystemBus.configuration(directory: directory)
+        .write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
     }
   }
 

@@ -310,7 +310,7 @@ extension PCSCTransportTests {
   }
 
   /// A server answering with gigabytes (declared by `Content-Length`, or read to the close) is
-  /// refused while the body arrives: `transportFailed` naming the limit, and the peak resident
+  /// refused while the body arrives: `bodyTooLarge` naming the limit, and the peak resident
   /// memory of `tapwire` and `tapwire-nfc` stays within that of a normal session plus the
   /// limit and a small constant (it reached gigabytes when the body was buffered first).
   @Test func adminRefusesAHugeBodyWhileItArrives() async throws {
@@ -335,9 +335,9 @@ extension PCSCTransportTests {
       let peak = peak()
       print("\(scenario): peak resident memory \(peak) KiB (a one-round session: \(baseline) KiB)")
       #expect(run.status == 1, "\(scenario): \(run.stderr)")
-      #expect(Self.errorCode(object) == "transportFailed", "\(scenario): \(run.stdout)")
+      #expect(Self.errorCode(object) == "bodyTooLarge", "\(scenario): \(run.stdout)")
       #expect(
-        run.stderr.contains("transportFailed in round trip 1 (response body over \(Self.bodyLimit) bytes)"),
+        run.stderr.contains("bodyTooLarge in round trip 1 (response body over \(Self.bodyLimit) bytes)"),
         "\(scenario): \(run.stderr)")
       #expect(peak > 0 && peak <= bound, "\(scenario): peak \(peak) KiB, bound \(bound) KiB")
     }

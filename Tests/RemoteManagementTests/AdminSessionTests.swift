@@ -53,6 +53,7 @@ func drive(
       case .response(let response): session.receive(response, at: now)
       case .connectionFailed: session.connectionFailed(at: now)
       case .timedOut: session.timedOut(at: now)
+      case .bodyTooLarge(let limit): session.bodyTooLarge(limit: limit, at: now)
       }
     case .wait(let time):
       exchange.waits.append(time - now)
@@ -312,6 +313,22 @@ let isd = ApplicationIdentifier.globalPlatformIssuerSecurityDomain
     session = AdminSession(retrying)
     exchange = drive(&session, card: &card) { _, _ in .timedOut }
     #expect(failure(exchange) == RemoteManagementError(.roundTripTimeout, round: 1))
+  }
+
+  /// A body the client refused over its limit fails the session at once: the server would
+  /// send it again, so the retry policy does not apply (unlike a failed connection).
+  @Test func aBodyOverTheClientsLimitFailsWithoutARetry() {
+    var retrying = configuration
+    retrying.retryPolicy = AdminRetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(100))
+    var session = AdminSession(retrying)
+    var card = FakeCard()
+    let exchange = drive(&session, card: &card) { _, _ in .bodyTooLarge(limit: 4096) }
+    let error = failure(exchange)
+    #expect(error == RemoteManagementError(.bodyTooLarge, round: 1, detail: "response body over 4096 bytes"))
+    #expect(error?.code.name == "bodyTooLarge")
+    #expect(error?.description == "bodyTooLarge in round trip 1 (response body over 4096 bytes)")
+    #expect(exchange.requests.count == 1)
+    #expect(exchange.waits.isEmpty)
   }
 
   @Test func aLateResponseCountsAsATimeout() {

@@ -81,7 +81,7 @@ final class LocalRAMServer {
       #expect(response.statusCode == 200)
       #expect(response.body == [UInt8](repeating: 0, count: Self.limit))
     } else {
-      #expect(result == .connectionFailed("response body over \(Self.limit) bytes"), "\(scenario)")
+      #expect(result == .bodyTooLarge(limit: Self.limit), "\(scenario)")
     }
   }
 }

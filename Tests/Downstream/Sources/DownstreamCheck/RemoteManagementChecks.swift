@@ -27,6 +27,7 @@ func runAdminSessionByHand(
       case .response(let response): session.receive(response, at: clock())
       case .connectionFailed(let reason): session.connectionFailed(reason: reason, at: clock())
       case .timedOut: session.timedOut(at: clock())
+      case .bodyTooLarge(let limit): session.bodyTooLarge(limit: limit, at: clock())
       }
     case .wait(let instant):
       sleep(instant)  // a retry's backoff

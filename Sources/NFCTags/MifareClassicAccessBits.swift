@@ -13,7 +13,7 @@ import NFCWire
 /// Bit `4 + g` (high nibble) or `g` (low nibble) belongs to group `g`: data groups 0-2 and
 /// the trailer, group 3. The card checks the two copies on every access and blocks the
 /// whole sector for good when they disagree, so this type reads such bytes (to show them)
-/// but ``init(conditions:)`` only ever produces consistent ones.
+/// but ``init(group0:group1:group2:trailer:)`` only ever produces consistent ones.
 public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertible {
   /// Trailer byte 6: ¬C2 | ¬C1.
   public let byte6: UInt8
@@ -34,7 +34,11 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
 
   /// Takes the bytes and checks their inverted copies.
   ///
-  /// - Parameter offset: the absolute offset of byte 6 in the caller's image, for errors.
+  /// - Parameters:
+  ///   - byte6: trailer byte 6 (¬C2, ¬C1).
+  ///   - byte7: trailer byte 7 (C1, ¬C3).
+  ///   - byte8: trailer byte 8 (C3, C2).
+  ///   - offset: the absolute offset of byte 6 in the caller's image, for errors.
   /// - Throws: ``NFCTagError/Code/inconsistentAccessBits`` with the offset of the byte that
   ///   holds the disagreeing inverted copy: byte 6 for C1 and C2, byte 7 for C3.
   public init(validatingByte6 byte6: UInt8, byte7: UInt8, byte8: UInt8, offset: Int = 0)

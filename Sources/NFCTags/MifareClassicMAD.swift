@@ -69,9 +69,9 @@ public struct MifareClassicMAD: Sendable, Hashable {
     self.entries = entries
     self.mad1Info = cardPublisherSector & 0x3F
     self.mad2Info = withMAD2 ? cardPublisherSector & 0x3F : nil
-    self.mad1CRC = Self.crc([self.mad1Info] + entries.prefix(15).flatMap(\.cardBytes))
+    self.mad1CRC = Self.crc([self.mad1Info] + entries.prefix(15).flatMap { $0.cardBytes })
     self.mad2CRC =
-      withMAD2 ? Self.crc([cardPublisherSector & 0x3F] + entries.dropFirst(15).flatMap(\.cardBytes)) : nil
+      withMAD2 ? Self.crc([cardPublisherSector & 0x3F] + entries.dropFirst(15).flatMap { $0.cardBytes }) : nil
   }
 
   /// The canonical NDEF MAD of `kind` (AN1304 §6.2): every sector but 0 (and 16) NDEF,
@@ -111,19 +111,19 @@ public struct MifareClassicMAD: Sendable, Hashable {
   }
 
   /// MAD1's CRC computed from its info byte and AIDs.
-  public var computedMAD1CRC: UInt8 { Self.crc([mad1Info] + entries.prefix(15).flatMap(\.cardBytes)) }
+  public var computedMAD1CRC: UInt8 { Self.crc([mad1Info] + entries.prefix(15).flatMap { $0.cardBytes }) }
   /// MAD2's CRC computed from its info byte and AIDs, when the MAD has a MAD2.
   public var computedMAD2CRC: UInt8? {
     guard let info = mad2Info else { return nil }
-    return Self.crc([info] + entries.dropFirst(15).flatMap(\.cardBytes))
+    return Self.crc([info] + entries.dropFirst(15).flatMap { $0.cardBytes })
   }
 
   /// Blocks 1-2: MAD1's CRC, info byte and AIDs (32 bytes).
-  public var mad1Bytes: [UInt8] { [mad1CRC, mad1Info] + entries.prefix(15).flatMap(\.cardBytes) }
+  public var mad1Bytes: [UInt8] { [mad1CRC, mad1Info] + entries.prefix(15).flatMap { $0.cardBytes } }
   /// Blocks 64-66: MAD2's CRC, info byte and AIDs (48 bytes); empty without a MAD2.
   public var mad2Bytes: [UInt8] {
     guard let crc = mad2CRC, let info = mad2Info else { return [] }
-    return [crc, info] + entries.dropFirst(15).flatMap(\.cardBytes)
+    return [crc, info] + entries.dropFirst(15).flatMap { $0.cardBytes }
   }
 
   /// The MAD CRC-8 (AN10787 §3.9): polynomial 0x1D, initial value 0xC7 (printed as its

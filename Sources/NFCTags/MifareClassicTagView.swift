@@ -12,10 +12,9 @@ import NFCWire
 ///
 /// Lenient decoding (``TagDecodingOptions/lenient``) reads what the formatters in the
 /// field write wrong, each as an ``NFCTagWarning`` with the code strict decoding throws:
-/// - ``NFCTagError/Code/undeclaredMAD2`` (offset 59): a 4K card whose MAD general purpose
+/// - ``NFCTagError/Code/undeclaredMAD2`` (offset 57): a 4K card whose MAD general purpose
 ///   byte says MAD1 (`C1`, as Android's formatter writes it to both MAD trailers) while
-///   sector 16 holds a MAD2 with NDEF entries: the MAD2 is read. Strict decoding reads
-///   MAD1 only, as AN10787 says.
+///   sector 16 holds a MAD2 with NDEF entries for sectors 17-39: the MAD2 is read.
 /// - ``NFCTagError/Code/madCRCMismatch`` (offset 16 or 1024): a MAD whose CRC does not
 ///   match, such as the MAD2 Android's formatter writes with MAD1's CRC 0x14.
 /// - ``NFCTagError/Code/bccMismatch`` (offset 4): block 0 of a 4-byte UID card whose BCC
@@ -64,6 +63,8 @@ public struct MifareClassicTagView: ~Escapable {
   ///   ``NFCTagError/Code/inconsistentAccessBits`` (offset: the trailer's byte 6 or 7) in the
   ///   trailer of sector 0, 16 (with a MAD2) or an NDEF sector;
   ///   ``NFCTagError/Code/missingMAD`` (offset 57: DA is clear);
+  ///   ``NFCTagError/Code/undeclaredMAD2`` (offset 57: ADV is 1 on a 4K card whose sector 16
+  ///   holds a MAD2 naming NDEF sectors);
   ///   ``NFCTagError/Code/unsupportedVersion`` (offset 57: ADV is 0 or 3, or 2 on a card
   ///   without sector 16; offset: an NDEF trailer's byte 9 whose major mapping version is
   ///   not 1); ``NFCTagError/Code/madCRCMismatch`` (offset 16 or 1024);
@@ -125,11 +126,13 @@ public struct MifareClassicTagView: ~Escapable {
     var readsMAD2 = false
     switch gpb.madVersion {
     case 1:
-      // Android's formatter writes C1 on 4K cards too, with a MAD2 in sector 16.
-      if lenient && hasSector16 {
+      // Android's formatter writes C1 on 4K cards too, with a MAD2 in sector 16: strict
+      // decoding refuses it (it would read a shorter NDEF area than the card's writer
+      // meant), lenient decoding reads the MAD2.
+      if hasSector16 {
         let probe = try MifareClassicMAD(reading: image, includesMAD2: true)
         if !probe.sectors(of: .ndef).filter({ $0 > MifareClassicMAD.mad2Sector }).isEmpty {
-          warnings.append(NFCTagWarning(.undeclaredMAD2, offset: gpbOffset))
+          try check(false, .undeclaredMAD2, gpbOffset)
           readsMAD2 = true
         }
       }

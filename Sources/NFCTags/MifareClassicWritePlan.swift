@@ -18,7 +18,7 @@ public struct MifareClassicWritePlan: Sendable, Hashable {
 
   /// The same writes as a ``TagWritePlan`` (16-byte blocks), without sectors and keys.
   public var tagWritePlan: TagWritePlan {
-    TagWritePlan(blockSize: MifareClassic.blockSize, writes: writes.map(\.write), finalImage: finalImage)
+    TagWritePlan(blockSize: MifareClassic.blockSize, writes: writes.map { $0.write }, finalImage: finalImage)
   }
 
   /// Applies the first `count` writes (all by default) to `image`, as the card would.

@@ -196,8 +196,8 @@ public struct NFCTagError: Error, Sendable, Hashable {
     /// sectors 5-15) to something other than free or not applicable.
     public static let madSectorOutOfRange = Code(.madSectorOutOfRange)
     /// MIFARE Classic (AN10787 §3.7): a 4K card's MAD general purpose byte says MAD1 while
-    /// sector 16 holds a MAD2 with NDEF sectors (Android's formatter writes `C1`); lenient
-    /// decoding reads the MAD2.
+    /// sector 16 holds a MAD2 naming NDEF sectors (Android's formatter writes `C1`); lenient
+    /// decoding reads the MAD2, with this as a warning.
     public static let undeclaredMAD2 = Code(.undeclaredMAD2)
 
     /// Every code, for tests and documentation.

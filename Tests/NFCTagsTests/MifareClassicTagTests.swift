@@ -309,8 +309,8 @@ struct MifareClassicMalformedTests {
   }
 
   /// Android's formatter on a 4K card: GPB `C1` in blocks 3 and 67, MAD2 with MAD1's CRC
-  /// 0x14 (AOSP rw_mfc.cc). Strict reads MAD1 only (a long message runs past sector 15);
-  /// lenient reads the MAD2 with two warnings.
+  /// 0x14 (AOSP rw_mfc.cc). Strict refuses the undeclared MAD2 (read as MAD1 only, the
+  /// message would run past sector 15); lenient reads the MAD2 with two warnings.
   @Test func androidFourK() throws {
     var image = try formattedMifareClassic(.classic4K)
     let message = sizedMessage(1000)
@@ -319,7 +319,7 @@ struct MifareClassicMalformedTests {
     image[57] = 0xC1
     image[67 * 16 + 9] = 0xC1
     image[1024] = 0x14
-    #expect(Self.decode(image) == NFCTagError(.tlvLengthExceedsDataArea, offset: 65))
+    #expect(Self.decode(image) == NFCTagError(.undeclaredMAD2, offset: 57))
     let view = try MifareClassicTagView(validating: image.span.bytes, options: .lenient)
     #expect(
       view.warnings == [
@@ -343,6 +343,17 @@ struct MifareClassicMalformedTests {
     image[1025] = 0x10  // MAD2 card publisher sector 0x10
     image[1024] = MifareClassicMAD.crc(Array(image[1025..<1072]))
     #expect(Self.decode(image) == NFCTagError(.invalidMADInfo, offset: 1025))
+  }
+
+  /// libfreefare's MAD trailer `79 67 88` (block 0 left at 000) is consistent and reads in
+  /// strict mode: only the MAD sector's data rights differ from the canonical `78 77 88`.
+  @Test func libfreefareMADTrailer() throws {
+    var image = Self.formatted1K()
+    image.replaceSubrange(54..<57, with: [0x79, 0x67, 0x88])
+    let view = try MifareClassicTagView(validating: image.span.bytes)
+    #expect(view.ndefSectors == Array(1...15))
+    #expect(view.trailer(ofSector: 0)?.dataBlockAccess(group: 0)?.write == .keyAOrB)
+    #expect(view.trailer(ofSector: 0)?.dataBlockAccess(group: 1)?.write == .keyB)
   }
 
   @Test func sevenByteUID() throws {

@@ -17,7 +17,7 @@ nonisolated(unsafe) var heldLock: DeviceLock?
 @main
 struct TapwireNFC {
   static let usage = """
-    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica] [--image FILE]
+    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
@@ -29,8 +29,9 @@ struct TapwireNFC {
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
-                (felica), blank or the memory image in FILE, or a Type 4 tag (FILE: its
-                NDEF message); prints the device path and the libnfc connection string,
+                (felica), a MIFARE Classic card (mifare-mini, mifare-1k, mifare-4k: as
+                shipped, transport keys), blank or the memory image in FILE, or a Type 4
+                tag (FILE: its NDEF message); prints the device path and the libnfc connection string,
                 and runs until standard input closes
       dump      wait for a tag and print its format and bytes: "t1t", "t2t" or "t3t" and
                 the memory image in hex for Type 1, 2 and 3, "ndef <message hex>" for Type 4
@@ -186,7 +187,10 @@ struct TapwireNFC {
     let products: [String: Type2Product] = [
       "ntag213": .ntag213, "ntag215": .ntag215, "ntag216": .ntag216, "ultralight": .ultralight,
     ]
-    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"]
+    let classic: [String: MifareClassicProduct] = [
+      "mifare-mini": .mini, "mifare-1k": .classic1K, "mifare-4k": .classic4K,
+    ]
+    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
     let name = value(after: "--tag", in: arguments) ?? "ntag215"
     let image: [UInt8]?
     if let path = value(after: "--image", in: arguments) {
@@ -210,6 +214,14 @@ struct TapwireNFC {
           tag = .felica(try SimulatedFeliCaTag(idm: idm, memory: image))
         } else {
           tag = .felica(try SimulatedFeliCaTag(idm: idm))
+        }
+      case _ where classic[name] != nil:
+        let product = classic[name] ?? .classic1K
+        if let image {
+          tag = .mifareClassic(try SimulatedMifareClassicTag(product: product, memory: image))
+        } else {
+          tag = .mifareClassic(
+            try SimulatedMifareClassicTag(product: product, uid: [0x4D, 0x46, 0x43, 0x31]))
         }
       default:
         guard let product = products[name] else {

@@ -33,14 +33,6 @@ public struct MifareClassicProduct: Sendable, Hashable {
   public var blockCount: Int { MifareClassicCardModel.firstBlock(ofSector: sectorCount) }
 }
 
-/// The key a reader authenticates with (MF1S50 §9.1: `60` key A, `61` key B).
-public enum MifareClassicKeySlot: Sendable, Hashable {
-  /// Key A (command 0x60).
-  case a
-  /// Key B (command 0x61).
-  case b
-}
-
 /// The card side of a MIFARE Classic card: its memory, and the rules its sector trailers'
 /// access conditions impose on authentication, reads and writes (MF1S50 §8.6-§8.7,
 /// MF1S70 §8.6-§8.7). No Crypto-1: a PN532 runs the cipher itself, so a host only sees a
@@ -58,10 +50,18 @@ public struct MifareClassicCardModel: Sendable, Hashable {
   /// The authenticated sector, nil when not authenticated.
   public private(set) var authenticatedSector: Int?
   /// The key the authenticated sector was opened with.
-  public private(set) var authenticatedSlot: MifareClassicKeySlot = .a
+  public private(set) var authenticatedSlot: KeySlot = .a
 
   /// Bytes in a block.
   public static let blockSize = 16
+
+  /// The key a reader authenticates with (MF1S50 §10.1: `60` key A, `61` key B).
+  public enum KeySlot: Sendable, Hashable {
+    /// Key A (command 0x60).
+    case a
+    /// Key B (command 0x61).
+    case b
+  }
 
   /// A card from a whole memory image (`product.blockCount` × 16 bytes).
   public init?(product: MifareClassicProduct, memory: [UInt8]) {
@@ -123,7 +123,7 @@ public struct MifareClassicCardModel: Sendable, Hashable {
   /// Who may do what, by the access bits of one group (MF1S50 tables 7 and 8).
   enum Right { case never, keyA, keyB, either }
 
-  private static func allows(_ right: Right, _ slot: MifareClassicKeySlot) -> Bool {
+  private static func allows(_ right: Right, _ slot: KeySlot) -> Bool {
     switch right {
     case .never: false
     case .keyA: slot == .a
@@ -203,7 +203,7 @@ public struct MifareClassicCardModel: Sendable, Hashable {
   /// "irreversibly blocked"). When key B is readable by the access conditions (C1C2C3 of
   /// the trailer 000, 010, 001) it "cannot serve for authentication": the card accepts
   /// it but refuses every later read and write (MF1S50 §8.7.1, note under table 7).
-  public mutating func authenticate(block: Int, slot: MifareClassicKeySlot, key: [UInt8]) -> Outcome {
+  public mutating func authenticate(block: Int, slot: KeySlot, key: [UInt8]) -> Outcome {
     authenticatedSector = nil
     guard block >= 0, block < product.blockCount, key.count == 6 else { return .authenticationFailed }
     let sector = Self.sector(ofBlock: block)
@@ -220,7 +220,7 @@ public struct MifareClassicCardModel: Sendable, Hashable {
   public mutating func halt() { authenticatedSector = nil }
 
   /// Whether the current authentication covers `block` with a usable key.
-  private func session(for block: Int) -> MifareClassicKeySlot? {
+  private func session(for block: Int) -> KeySlot? {
     guard let sector = authenticatedSector, block >= 0, block < product.blockCount,
       Self.sector(ofBlock: block) == sector
     else { return nil }

@@ -18,8 +18,10 @@ nonisolated(unsafe) var heldLock: DeviceLock?
 struct TapwireNFC {
   static let usage = """
     usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
-           tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
-           tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
+           tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS] [--dump] [--lenient] [--keys FILE] [--key A|B:HEX]...
+           tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message HEX
+           tapwire-nfc format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
+           tapwire-nfc lock [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --confirm-permanent
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
            tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire-nfc pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
@@ -35,7 +37,12 @@ struct TapwireNFC {
                 and runs until standard input closes
       dump      wait for a tag and print its format and bytes: "t1t", "t2t" or "t3t" and
                 the memory image in hex for Type 1, 2 and 3, "ndef <message hex>" for Type 4
-      write     wait for a Type 1, 2, 3 or 4 tag, write the NDEF message, read it back
+                "mifareClassic" and the MAD, read-only state and NDEF message of a MIFARE
+                Classic card ("mifareClassicImage" and its memory with --dump)
+      write     wait for a Type 1, 2, 3 or 4 tag or a formatted MIFARE Classic card, write
+                the NDEF message, read it back
+      format    wait for a MIFARE Classic card as shipped and format it for NDEF
+      lock      make a formatted MIFARE Classic card read-only for good (needs its key B)
       apdu      wait for an ISO-DEP tag, run the script (progress on standard error) or
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
@@ -58,7 +65,7 @@ struct TapwireNFC {
 
   /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
   static var helpTopic: String? {
-    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect"]
+    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock"]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
     return commands.contains(command) ? command : nil
@@ -84,6 +91,8 @@ struct TapwireNFC {
     case "dump": await dump(arguments)
     case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)
+    case "format": await MifareClassicCommands.format(arguments)
+    case "lock": await MifareClassicCommands.lock(arguments)
     case "apdu": await APDUCommand.run(arguments)
     case "admin": await AdminCommand.run(arguments)
     case "discover": await DiscoverCommand.discover(arguments)
@@ -308,6 +317,17 @@ struct TapwireNFC {
     while ContinuousClock.now < deadline, SignalStop.received == nil {
       do throws(ReaderError) {
         if let tag = try await reader.poll() {
+          if tag.kind == .mifareClassic {
+            do throws(LibNFCNDEFError) {
+              let line = try await MifareClassicCommands.dumpLine(tag, with: reader, arguments: arguments)
+              await reader.close()
+              print(line)
+              return
+            } catch {
+              await reader.close()
+              fail("read failed: \(MifareClassicCommands.explain(error))", status: 1)
+            }
+          }
           let line = try await read(tag, with: reader)
           await reader.close()
           print(line)

@@ -200,8 +200,10 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
   ///   ``MifareClassicError/Code/authenticationFailed``, ``MifareClassicError/Code/tagLost``.
   public mutating func format(keyB: MifareClassicKey) async throws(MifareClassicError) {
     let sectors = MifareClassicLayout.nfcSectors(of: kind)
+    // DA (a MAD is there), MA (multi-application card) and the MAD version (AN10787 §3.7).
     let gpb: UInt8 =
-      MifareClassicLayout.gpbDA | (kind.sectorCount > MifareClassicLayout.mad2Sector ? 0x02 : 0x01)
+      MifareClassicLayout.gpbDA | MifareClassicLayout.gpbMA
+      | (kind.sectorCount > MifareClassicLayout.mad2Sector ? 0x02 : 0x01)
     for (i, sector) in sectors.enumerated() {
       try await openBlank(sector)
       if i == 0 {
@@ -466,7 +468,7 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
   }
 
   private mutating func readBlock(_ block: Int) async throws(MifareClassicError) -> [UInt8] {
-    do {
+    do throws(ReaderError) {
       let bytes = try await transport.readBlock(block)
       guard bytes.count == MifareClassic.blockSize else {
         throw ReaderError(.tagError, "READ \(block) answered \(bytes.count) bytes, not 16")

@@ -56,7 +56,7 @@ enum WriteCommand {
   /// A sentence for the common write failures, the typed error after it.
   static func explain(_ error: LibNFCNDEFError) -> String {
     if error.mifareClassicError != nil { return MifareClassicCommands.explain(error) }
-    switch error.tagError?.code {
+    return switch error.tagError?.code {
     case .messageTooLarge?: "the message does not fit on the tag (\(error))"
     case .readOnly?, .ndefFileNotWritable?: "read-only tag (\(error))"
     default: "\(error)"

@@ -128,7 +128,7 @@ enum ReaderCommands {
     guard process.terminationStatus == 0 else { return exitStatus(of: process) }
     let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     if line.hasPrefix("mifareClassic") {
-      return MifareClassicOutput.print(line, json: json, lenient: lenient)
+      return MifareClassicReadOutput.print(line, json: json, lenient: lenient)
     }
     let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard parts.count == 2, let format = Format.named(parts[0]), let image = Hex.bytes(parts[1]) else {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import MifareClassicNDEF
+import NDEF
 import NFCReader
 import NFCTags
 import PN532Simulator
@@ -10,7 +11,7 @@ import Testing
   /// Trailer bytes 6-8 and the C1C2C3 of groups 0-3 (MF1S50 §8.7.1, worked by hand).
   @Test(arguments: [
     ([0xFF, 0x07, 0x80] as [UInt8], [0b000, 0b000, 0b000, 0b001] as [UInt8]),  // transport
-    ([0x78, 0x77, 0x88], [0b000, 0b100, 0b100, 0b011]),  // MAD sector (AN10787)
+    ([0x78, 0x77, 0x88], [0b100, 0b100, 0b100, 0b011]),  // MAD sector (AN10787)
     ([0x7F, 0x07, 0x88], [0b000, 0b000, 0b000, 0b011]),  // NFC sector (AN1304)
     ([0x07, 0x8F, 0x0F], [0b010, 0b010, 0b010, 0b110]),  // read-only (AN1304)
     ([0x79, 0x67, 0x88], [0b000, 0b100, 0b100, 0b011]),  // libfreefare's MAD trailer
@@ -152,7 +153,7 @@ import Testing
     let payload = [UInt8](repeating: 0x61, count: 800)
     let message = try NDEFFixture.bytes(
       NDEFMessage(records: [
-        NDEFRecord(typeNameFormat: .mediaType, type: Array("text/plain".utf8), payload: payload)
+        NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: payload)
       ]))
     try await procedure.write(message)
     #expect(try await procedure.read().message == message)

@@ -6,7 +6,7 @@ import NFCWire
 /// `tapwire read` of a MIFARE Classic card: what `tapwire-nfc dump` found (the MAD's NFC
 /// sectors, the read-only state and the NDEF message, AN10787/AN1304; or with `--dump` the
 /// blocks as the card shows them), printed as a summary and the NDEF tree, or as JSON.
-enum MifareClassicOutput {
+enum MifareClassicReadOutput {
   /// The `key=value` fields of a `mifareClassic...` line, and its last bare token.
   static func fields(_ line: String) -> ([String: String], String?) {
     var fields: [String: String] = [:]

@@ -159,6 +159,9 @@ let package = Package(
       name: "FuzzTagImages", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTagImages",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzMifareClassic", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzMifareClassic",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzType4Procedure", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzType4Procedure",
       swiftSettings: swiftSettings),
     .executableTarget(

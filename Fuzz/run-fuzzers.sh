@@ -16,21 +16,23 @@ max_ms=${FUZZ_MAX_MS:-10}
 # Targets whose oracle does more work per byte get more: FuzzTagImages decodes an image as
 # every tag type, strict and lenient, scanned and validated, and a 5 KiB image took 5.5 ms
 # of CPU under ASan on an idle core and 10.0 ms with the other core busy (CI, 2026-12-07).
-declare -A max_ms_for=( [FuzzTagImages]=30 )
+# FuzzMifareClassic decodes a whole card (up to 4 KiB) strict, lenient and scanned, then
+# writes, locks and formats it and decodes each result again.
+declare -A max_ms_for=( [FuzzTagImages]=30 [FuzzMifareClassic]=30 )
 # libFuzzer's -timeout is wall time in whole seconds: only a hang detector here (the CPU-time
 # bound above is the real one). Raise it for long campaigns on a busy machine, where a niced
 # fuzzer can wait over a second for the CPU (seen: 0.2 ms inputs reported as timeouts).
 timeout_s=${FUZZ_TIMEOUT_S:-1}
 shift || true
-all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzType4Procedure FuzzReaderDiscovery FuzzPN532Frame FuzzAnswerToReset FuzzPCSCControl FuzzAdminSession FuzzReaderConnection)
+all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzMifareClassic FuzzType4Procedure FuzzReaderDiscovery FuzzPN532Frame FuzzAnswerToReset FuzzPCSCControl FuzzAdminSession FuzzReaderConnection)
 targets=("${@:-${all_targets[@]}}")
 # Each target's corpus folders under Corpus/ and its dictionary.
 declare -A corpus=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndefrecord" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" )
 declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" )
 
 # Longest input per target where the default (libFuzzer's: the largest seed, at least 4096)
 # is not right: a reader-discovery input is a sequence of 4-byte steps, and 32 steps cover

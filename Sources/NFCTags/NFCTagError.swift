@@ -19,6 +19,8 @@ public struct NFCTagError: Error, Sendable, Hashable {
   public let statusWord: StatusWord?
   /// For ``Code/invalidNDEFMessage``, the NDEF error found in the message bytes.
   public let ndefError: NDEFError?
+  /// For ``Code/invalidKeyDictionaryLine``, the line number (from 1) in the key dictionary.
+  public let line: Int?
 
   /// Creates an error.
   public init(
@@ -30,6 +32,18 @@ public struct NFCTagError: Error, Sendable, Hashable {
     self.step = step
     self.statusWord = statusWord
     self.ndefError = ndefError
+    self.line = nil
+  }
+
+  /// Creates an error about a line of a text file (a MIFARE Classic key dictionary):
+  /// `offset` is the line's first byte, `line` its number from 1.
+  public init(_ code: Code, offset: Int, line: Int) {
+    self.code = code
+    self.offset = offset
+    self.step = nil
+    self.statusWord = nil
+    self.ndefError = nil
+    self.line = line
   }
 
   /// An error code: a struct over a private enum so codes can be added without breaking
@@ -71,6 +85,14 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case ndefLengthExceedsFile
       case procedureFinished
       case controlAreaOutsideImage
+      case bccMismatch
+      case inconsistentAccessBits
+      case invalidKeyDictionaryLine
+      case missingMAD
+      case madCRCMismatch
+      case invalidMADInfo
+      case madSectorOutOfRange
+      case undeclaredMAD2
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -151,6 +173,33 @@ public struct NFCTagError: Error, Sendable, Hashable {
     /// The procedure has already finished or failed; no further command.
     public static let procedureFinished = Code(.procedureFinished)
 
+    /// MIFARE Classic block 0 (MF1S50 §8.6.1): the BCC byte after a 4-byte UID is not the
+    /// XOR of the UID bytes.
+    public static let bccMismatch = Code(.bccMismatch)
+    /// MIFARE Classic sector trailer (MF1S50 §8.7): an inverted copy of the access bits
+    /// does not match its plain copy (the card would block the sector for good); the
+    /// offset is the byte holding the inverted copy (trailer byte 6 for C1 and C2, 7 for C3).
+    public static let inconsistentAccessBits = Code(.inconsistentAccessBits)
+    /// A MIFARE Classic key dictionary line is neither blank, a `#` comment, nor 12 hex
+    /// digits (see ``NFCTagError/line``).
+    public static let invalidKeyDictionaryLine = Code(.invalidKeyDictionaryLine)
+
+    /// MIFARE Classic (AN10787 §3.7): the MAD general purpose byte's DA bit is clear, so the
+    /// card has no MAD and no NDEF sectors.
+    public static let missingMAD = Code(.missingMAD)
+    /// MIFARE Classic (AN10787 §3.9): a MAD's CRC byte does not match its info byte and AIDs.
+    public static let madCRCMismatch = Code(.madCRCMismatch)
+    /// MIFARE Classic (AN10787 §3.8): a MAD info byte names card publisher sector 0x10 or
+    /// a sector past its directory (MAD1 0x0F, MAD2 0x27).
+    public static let invalidMADInfo = Code(.invalidMADInfo)
+    /// MIFARE Classic: the MAD assigns a sector the card does not have (a MIFARE Mini's
+    /// sectors 5-15) to something other than free or not applicable.
+    public static let madSectorOutOfRange = Code(.madSectorOutOfRange)
+    /// MIFARE Classic (AN10787 §3.7): a 4K card's MAD general purpose byte says MAD1 while
+    /// sector 16 holds a MAD2 with NDEF sectors (Android's formatter writes `C1`); lenient
+    /// decoding reads the MAD2.
+    public static let undeclaredMAD2 = Code(.undeclaredMAD2)
+
     /// Every code, for tests and documentation.
     public static var allCodes: [Code] { Value.allCases.map(Code.init) }
 
@@ -192,6 +241,14 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .ndefLengthExceedsFile: return "ndefLengthExceedsFile"
       case .procedureFinished: return "procedureFinished"
       case .controlAreaOutsideImage: return "controlAreaOutsideImage"
+      case .bccMismatch: return "bccMismatch"
+      case .inconsistentAccessBits: return "inconsistentAccessBits"
+      case .invalidKeyDictionaryLine: return "invalidKeyDictionaryLine"
+      case .missingMAD: return "missingMAD"
+      case .madCRCMismatch: return "madCRCMismatch"
+      case .invalidMADInfo: return "invalidMADInfo"
+      case .madSectorOutOfRange: return "madSectorOutOfRange"
+      case .undeclaredMAD2: return "undeclaredMAD2"
       }
     }
 
@@ -235,6 +292,17 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .procedureFinished: return "the procedure has finished"
       case .controlAreaOutsideImage:
         return "the lock or reserved bytes this control TLV points at lie past the end of the image"
+      case .bccMismatch: return "the BCC byte is not the XOR of the UID bytes"
+      case .inconsistentAccessBits:
+        return "the access bits disagree with their inverted copy (the card would block the sector)"
+      case .invalidKeyDictionaryLine:
+        return "the key dictionary line is not 12 hex digits, a comment or blank"
+      case .missingMAD: return "the MAD general purpose byte says the card has no MAD"
+      case .madCRCMismatch: return "the MAD CRC does not match its info byte and AIDs"
+      case .invalidMADInfo: return "the MAD info byte names an invalid card publisher sector"
+      case .madSectorOutOfRange: return "the MAD assigns a sector the card does not have"
+      case .undeclaredMAD2:
+        return "sector 16 holds a MAD2 that the MAD general purpose byte does not announce"
       }
     }
 
@@ -249,6 +317,7 @@ extension NFCTagError: CustomStringConvertible {
     var text = "\(code.name) at offset \(offset): \(code.message)"
     if let step { text += " (step \(step.name))" }
     if let statusWord { text += " (SW \(statusWord.hexString))" }
+    if let line { text += " (line \(line))" }
     return text
   }
 }

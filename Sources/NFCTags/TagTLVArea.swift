@@ -112,7 +112,12 @@ public struct TagTLVArea: Sendable {
       case .null, .terminator:
         break
       case .lockControl, .memoryControl:
-        if ndef != nil { broken = .controlTLVAfterNDEF }
+        // MIFARE Classic has no control TLVs: there these types are reserved.
+        if !map.allowsControlTLVs {
+          broken = .unknownTLVType
+        } else if ndef != nil {
+          broken = .controlTLVAfterNDEF
+        }
       case .ndef:
         if ndef == nil { ndef = tlv } else { broken = .multipleNDEFTLVs }
       case .proprietary:
@@ -239,7 +244,9 @@ public struct TagTLVAreaView: ~Escapable {
     var result: [NFCTagWarning] = []
     var iterator = tlvs
     while let tlv = iterator.next() {
-      guard tlv.type == .lockControl || tlv.type == .memoryControl, tlv.length == 3 else { continue }
+      guard tlv.type == .lockControl || tlv.type == .memoryControl, tlv.length == 3,
+        area.map.allowsControlTLVs
+      else { continue }
       let positions = area.map.positions(from: tlv.valueOffset, count: 3)
       guard positions.count == 3 else { continue }
       let a = image.byte(at: positions[0]) ?? 0

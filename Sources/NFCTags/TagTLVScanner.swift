@@ -82,7 +82,7 @@ public struct TagTLVScanner: ~Escapable {
       lastWarning = NFCTagWarning(.tlvLengthExceedsDataArea, offset: lengthPosition)
       length = available
     }
-    if type == .lockControl || type == .memoryControl {
+    if (type == .lockControl || type == .memoryControl) && map.allowsControlTLVs {
       try readControl(type, at: p, value: valuePosition, length: length)
     }
     position = map.advance(valuePosition, by: length) ?? map.dataAreaEnd

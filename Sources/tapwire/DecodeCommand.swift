@@ -121,7 +121,24 @@ enum DecodeCommand {
     let named = path.flatMap(Format.byExtension)
     // The dump kind by content (or `.mfd` by name), else by the extension (`.nfc`).
     let sniffed = DumpFile.kind(of: bytes, path: path)
-    if let kind = sniffed ?? (named?.dump ?? nil) {
+    if let kind = sniffed ?? (named?.dump ?? nil),
+      let classic = DumpFile.mifareClassicImage(bytes, kind: kind)
+    {
+      // A MIFARE Classic card's dump: the whole card image, decoded as mfc.
+      switch classic {
+      case .success(let read):
+        bytes = read.image
+        if format == nil {
+          format = .mfc
+          note = "input read as a \(kind.rawValue) of a MIFARE Classic card, decoded as mfc"
+          if read.unknownBytes > 0 {
+            note! += " (\(counted(read.unknownBytes, "byte", "bytes")) marked unknown, read as 00)"
+          }
+        }
+      case .failure(let failure):
+        return .failure(Unprepared(label: kind.rawValue, format: chosen?.name ?? "mfc", failure: failure))
+      }
+    } else if let kind = sniffed ?? (named?.dump ?? nil) {
       switch DumpFile.image(bytes, kind: kind) {
       case .success(let image):
         bytes = image

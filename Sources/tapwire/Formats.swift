@@ -53,7 +53,7 @@ struct Format: Sendable {
     return { bytes, lenient in tree(bytes, lenient).map { $0.lines(colour: false) } }
   }
 
-  static let all: [Format] = [ndef, btsnoop, hci, t2t, t1t, t5t, t3t, t4t, bertlv, adv, capdu, rapdu]
+  static let all: [Format] = [ndef, btsnoop, hci, mfc, t2t, t1t, t5t, t3t, t4t, bertlv, adv, capdu, rapdu]
 
   /// A format whose JSON comes from `decode`; its human tree comes from `nodes` (called only
   /// once `decode` succeeded), with the JSON's warnings listed after it.
@@ -112,6 +112,16 @@ struct Format: Sendable {
 
   static let t1t = simple(
     "t1t", "NFC Forum Type 1 tag memory", likelihood: 70, TagOutput.t1t, nodes: TagTree.t1t)
+  /// A whole MIFARE Classic card (320, 1024 or 4096 bytes): likely only when block 0's
+  /// BCC or every trailer's access bits say so, then above the Type 2 reading.
+  static let mfc: Format = {
+    let base = simple(
+      "mfc", "MIFARE Classic memory dump", likelihood: 85, MifareClassicOutput.mfc,
+      nodes: MifareClassicTree.mfc)
+    return Format(
+      name: base.name, summary: base.summary, json: base.json, tree: base.tree,
+      likelihood: { MifareClassicOutput.isLikely($0) ? 85 : 0 })
+  }()
   static let t2t = simple(
     "t2t", "NFC Forum Type 2 tag memory", likelihood: 75, TagOutput.t2t, nodes: TagTree.t2t)
   static let t3t = simple(
@@ -157,7 +167,7 @@ struct Format: Sendable {
 
   /// File extensions that decide the format (case-insensitive): every format's own name,
   /// `.apdu` (a command APDU), `.tlv`, `.snoop`, and the tag dump files `.nfc` (Flipper
-  /// Zero) and `.mfd` (libnfc). Other extensions (`.bin`, `.hex`, `.json`, ...) leave the
+  /// Zero) and `.mfd` (libnfc; a MIFARE Classic card's, or a Type 2 tag's). Other extensions (`.bin`, `.hex`, `.json`, ...) leave the
   /// choice to the content.
   static let extensions: [String: (Format?, DumpFile.Kind?)] = {
     var table: [String: (Format?, DumpFile.Kind?)] = [:]

@@ -54,6 +54,10 @@ struct Tapwire {
     otherwise the format is guessed from the content. Standard error says which.
     Tag dump files are read into their page image and decoded as t2t: Flipper Zero .nfc
     files (NTAG/Ultralight), Proxmark3 JSON dumps (FileType mfu) and libnfc .mfd images.
+    MIFARE Classic dumps (libnfc .mfd and Proxmark3 binary of 320, 1024 or 4096 bytes,
+    Flipper Zero .nfc files of Mifare Classic cards, Proxmark3 JSON with 16-byte blocks)
+    are read into the card image and decoded as mfc: sectors, trailers with their access
+    conditions, the MAD and the NDEF message.
     t4t input is a Type 4 CC file, optionally followed by the NDEF file (NLEN, message).
     A directory DIR decodes each file in it, in name order: with --json one object per
     line whose first key is "file", else each tree under a "==> FILE <==" line.
@@ -80,6 +84,7 @@ struct Tapwire {
       tapwire decode --as capdu 00A4040007D276000085010100
       tapwire decode --as t4t 000F20003B00340406E10400FF0000
       tapwire decode Corpus/tags/dumps/t2t-ntag215-smartposter.nfc
+      tapwire decode Corpus/mfc/seeds/mfc-1k-uri.mfd
       tapwire decode --json Corpus/tags/dumps
       printf 'd00000\\nd1\\n' | tapwire decode --lines --json
       find dumps -name '*.nfc' | tapwire decode --lines --json

@@ -16,7 +16,7 @@ struct CorpusReplayTests {
     "ndef": NDEFOracle.check, "capdu": CommandAPDUOracle.check, "rapdu": ResponseAPDUOracle.check,
     "bertlv": BERTLVOracle.check, "apduscript": APDUScriptOracle.check, "adv": AdvertisingDataOracle.check,
     "hci": HCIEventOracle.check, "btsnoop": BTSnoopOracle.check, "ndefrecord": NDEFRecordTypeOracle.check,
-    "tags": TagImageOracle.check, "type4": Type4ProcedureOracle.check,
+    "tags": TagImageOracle.check, "mfc": MifareClassicOracle.check, "type4": Type4ProcedureOracle.check,
     "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
     "atr": AnswerToResetOracle.check,
     "pcsccontrol": PCSCControlOracle.check,

@@ -50,7 +50,7 @@ struct DumpFileTests {
 
   /// Malformed dumps: the code and the byte offset in the file.
   @Test(arguments: [
-    ("Filetype: Flipper NFC device\nDevice type: Mifare Classic\n", "unsupportedDumpType", 29),
+    ("Filetype: Flipper NFC device\nDevice type: Mifare Classic\n", "missingDumpPages", 57),
     ("Filetype: Flipper NFC device\nPage 0: 04 11 22 9F\nPage 2: 00 00 00 00\n", "invalidDumpPage", 49),
     ("Filetype: Flipper NFC device\nPage 0: 04 11 22\n", "invalidDumpPage", 29),
     ("Filetype: Flipper NFC device\nVersion: 4\n", "missingDumpPages", 40),

@@ -1,41 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 import NFCTags
 
-/// The pieces of the MAD and NFC sector layout the procedure needs (AN10787 §3, AN1304
-/// §6): the MAD CRC, the AIDs, the trailers a formatter writes, the first TLVs of the
-/// area. Kept small and internal: the NFCTags codec's MAD and TLV area views replace
-/// them once they land (mfc-codec phase 2).
+/// The pieces of the MAD and NFC sector layout the procedure needs while it reads sector by
+/// sector (AN10787 §3, AN1304 §6): the NDEF sectors of a MAD read so far, the first TLVs of
+/// the part of the area read so far. The NFCTags views (`MifareClassicMAD`,
+/// `MifareClassicTagView`) take whole images; these work on what has been read.
 enum MifareClassicLayout {
   /// AID of an NFC sector as stored (application code, function cluster code): `03 E1`.
   static let ndefAID: [UInt8] = [0x03, 0xE1]
   /// The MAD1 sector and the MAD2 sector (4K).
   static let mad1Sector = 0
   static let mad2Sector = 16
-  /// GPB bits: DA (MAD available), the MAD version in bits 1-0 (AN10787 §3.7).
+  /// GPB bit DA: a MAD is there (AN10787 §3.7).
   static let gpbDA: UInt8 = 0x80
-  static let gpbMA: UInt8 = 0x40
-  /// GPB of an NFC sector: mapping version 1.0, read and write access 00 (AN1304 §6.3.2);
-  /// read-only: write access 11.
-  static let nfcGPB: UInt8 = 0x40
+  /// GPB of an NFC sector made read-only: write access 11 (AN1304 §6.3.2).
   static let nfcGPBReadOnly: UInt8 = 0x43
-  /// The info byte written by the formatter: card publisher sector 1 (AN10787 §3.5).
-  static let infoByte: UInt8 = 0x01
-
-  /// CRC-8 of the MAD (AN10787 §3.6): polynomial 0x1D, initial value 0xC7, MSB first, over
-  /// the info byte and the AIDs.
-  static func crc(_ bytes: some Sequence<UInt8>) -> UInt8 {
-    var crc: UInt8 = 0xC7
-    for byte in bytes {
-      crc ^= byte
-      for _ in 0..<8 { crc = crc & 0x80 != 0 ? (crc << 1) ^ 0x1D : crc << 1 }
-    }
-    return crc
-  }
 
   /// The sectors a MAD (`CRC info AIDs...`) assigns to NDEF, `first` being the sector of
   /// its first AID; nil when the CRC is wrong.
   static func ndefSectors(inMAD bytes: [UInt8], firstSector first: Int) -> [Int]? {
-    guard bytes.count >= 2, crc(bytes.dropFirst()) == bytes[0] else { return nil }
+    guard bytes.count >= 2, MifareClassicMAD.crc(Array(bytes.dropFirst())) == bytes[0] else { return nil }
     var sectors: [Int] = []
     var index = 2
     var sector = first
@@ -45,16 +29,6 @@ enum MifareClassicLayout {
       sector += 1
     }
     return sectors
-  }
-
-  /// A MAD of `count` AIDs with `ndef` for the sectors from `first` that exist on `kind`
-  /// (the others free, `00 00`), CRC first.
-  static func mad(aidCount count: Int, firstSector first: Int, kind: MifareClassicCardKind) -> [UInt8] {
-    var body: [UInt8] = [infoByte]
-    for sector in first..<(first + count) {
-      body += kind.contains(sector: sector) && sector != mad2Sector ? ndefAID : [0x00, 0x00]
-    }
-    return [crc(body)] + body
   }
 
   /// The NFC sectors of a card formatted by ``MifareClassicNDEFProcedure/format(keyB:)``.

@@ -200,40 +200,32 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
   ///   ``MifareClassicError/Code/authenticationFailed``, ``MifareClassicError/Code/tagLost``.
   public mutating func format(keyB: MifareClassicKey) async throws(MifareClassicError) {
     let sectors = MifareClassicLayout.nfcSectors(of: kind)
-    // DA (a MAD is there), MA (multi-application card) and the MAD version (AN10787 §3.7).
-    let gpb: UInt8 =
-      MifareClassicLayout.gpbDA | MifareClassicLayout.gpbMA
-      | (kind.sectorCount > MifareClassicLayout.mad2Sector ? 0x02 : 0x01)
+    let mad = MifareClassicMAD.ndef(for: kind)
+    let gpb: MifareClassicMADGeneralPurposeByte = mad.hasMAD2 ? .mad2 : .mad1
     for (i, sector) in sectors.enumerated() {
       try await openBlank(sector)
       if i == 0 {
         let first = dataBlocks(of: sector)[0]
         try await writeBlock(first, [0x03, 0x00, 0xFE] + [UInt8](repeating: 0, count: 13))
       }
-      try await writeTrailer(
-        of: sector,
-        MifareClassicSectorTrailer(
-          keyA: .nfcForumKeyA, accessBits: .nfcSector, generalPurposeByte: MifareClassicLayout.nfcGPB,
-          keyB: keyB))
+      try await writeTrailer(of: sector, MifareClassic.nfcSectorTrailer(keyB: keyB))
     }
     let size = MifareClassic.blockSize
-    if kind.sectorCount > MifareClassicLayout.mad2Sector {
-      let mad2 = MifareClassicLayout.mad(aidCount: 23, firstSector: 17, kind: kind)
-      try await openBlank(MifareClassicLayout.mad2Sector)
-      for (i, block) in dataBlocks(of: MifareClassicLayout.mad2Sector).enumerated() {
+    if mad.hasMAD2 {
+      let mad2 = mad.mad2Bytes
+      try await openBlank(MifareClassicMAD.mad2Sector)
+      for (i, block) in dataBlocks(of: MifareClassicMAD.mad2Sector).enumerated() {
         try await writeBlock(block, Array(mad2[(i * size)..<((i + 1) * size)]))
       }
       try await writeTrailer(
-        of: MifareClassicLayout.mad2Sector,
-        MifareClassicSectorTrailer(keyA: .madKeyA, accessBits: .mad, generalPurposeByte: gpb, keyB: keyB))
+        of: MifareClassicMAD.mad2Sector, MifareClassic.madSectorTrailer(generalPurposeByte: gpb, keyB: keyB))
     }
-    let mad1 = MifareClassicLayout.mad(aidCount: 15, firstSector: 1, kind: kind)
+    let mad1 = mad.mad1Bytes
     try await openBlank(MifareClassicLayout.mad1Sector)
     try await writeBlock(1, Array(mad1[0..<size]))
     try await writeBlock(2, Array(mad1[size..<(2 * size)]))
     try await writeTrailer(
-      of: MifareClassicLayout.mad1Sector,
-      MifareClassicSectorTrailer(keyA: .madKeyA, accessBits: .mad, generalPurposeByte: gpb, keyB: keyB))
+      of: MifareClassicLayout.mad1Sector, MifareClassic.madSectorTrailer(generalPurposeByte: gpb, keyB: keyB))
   }
 
   /// Makes a formatted card read-only (AN1304 §6.3.2, AN10787 §3.7): every NFC sector's
@@ -316,11 +308,11 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
     guard options.isLenient else {
       throw MifareClassicError(
         .invalidMAD, sector: kind.sector(ofBlock: block), block: block,
-        tagError: NFCTagError(.checksumMismatch, offset: block * MifareClassic.blockSize))
+        tagError: NFCTagError(.madCRCMismatch, offset: block * MifareClassic.blockSize))
     }
     notes.append("MAD CRC of block \(block) is wrong")
     var fixed = bytes
-    fixed[0] = MifareClassicLayout.crc(bytes.dropFirst())
+    fixed[0] = MifareClassicMAD.crc(Array(bytes.dropFirst()))
     return MifareClassicLayout.ndefSectors(inMAD: fixed, firstSector: firstSector) ?? []
   }
 

@@ -3,7 +3,7 @@ import MifareClassicNDEF
 import NFCReader
 import NFCTags
 
-/// A ``MifareClassicNDEF/MifareClassicBlockTransport`` over a MIFARE Classic card held by
+/// A `MifareClassicBlockTransport` over a MIFARE Classic card held by
 /// a ``LibNFCReader``: the PN53x runs Crypto-1 (InDataExchange `60|61 block key uid`,
 /// `30 block`, `A0 block data`; libnfc `utils/mifare.c`).
 public struct LibNFCMifareClassicTransport: MifareClassicBlockTransport {

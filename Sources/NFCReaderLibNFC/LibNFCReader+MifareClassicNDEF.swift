@@ -4,7 +4,7 @@ import NFCReader
 import NFCTags
 
 /// NDEF on MIFARE Classic cards (AN10787 MAD, AN1304/AN1305 NFC sectors) through
-/// ``MifareClassicNDEF/MifareClassicNDEFProcedure`` over ``LibNFCMifareClassicTransport``.
+/// `MifareClassicNDEFProcedure` over ``LibNFCMifareClassicTransport``.
 extension LibNFCReader {
   /// The procedure for the MIFARE Classic card `tag` (its size from the SAK: 09 Mini, 08 1K,
   /// 18 4K; AN10833 table 5).
@@ -24,7 +24,7 @@ extension LibNFCReader {
   }
 
   /// Reads the MAD and the NDEF message of a MIFARE Classic card, trying `keyring` per
-  /// sector (``MifareClassicNDEF/MifareClassicNDEFProcedure/read()``).
+  /// sector (`MifareClassicNDEFProcedure.read()`).
   ///
   /// - Throws: ``LibNFCNDEFError/mifareClassic(_:)`` with the sector and key slot that
   ///   failed, ``LibNFCNDEFError/reader(_:)`` for another tag kind.
@@ -47,7 +47,7 @@ extension LibNFCReader {
   }
 
   /// Writes encoded NDEF bytes to a formatted MIFARE Classic card in the tearing-safe order
-  /// (``MifareClassicNDEF/MifareClassicNDEFProcedure/write(_:)``).
+  /// (`MifareClassicNDEFProcedure.write(_:)`).
   ///
   /// - Throws: as ``readMifareClassic(from:keyring:options:)``.
   public func writeMifareClassic(
@@ -59,7 +59,7 @@ extension LibNFCReader {
   }
 
   /// Formats a MIFARE Classic card as shipped for NDEF with `keyB` as every sector's key B
-  /// (``MifareClassicNDEF/MifareClassicNDEFProcedure/format(keyB:)``).
+  /// (`MifareClassicNDEFProcedure.format(keyB:)`).
   ///
   /// - Throws: as ``readMifareClassic(from:keyring:options:)``.
   public func formatMifareClassic(
@@ -70,7 +70,7 @@ extension LibNFCReader {
   }
 
   /// Makes a formatted MIFARE Classic card read-only for good, with the key B candidates
-  /// of `keyring` (``MifareClassicNDEF/MifareClassicNDEFProcedure/makeReadOnly()``).
+  /// of `keyring` (`MifareClassicNDEFProcedure.makeReadOnly()`).
   ///
   /// - Throws: as ``readMifareClassic(from:keyring:options:)``.
   public func makeMifareClassicReadOnly(_ tag: LibNFCTag, keyring: MifareClassicKeyring = .publicKeys)

@@ -92,7 +92,11 @@ struct LibFreefareCrossCheckTests {
   /// libfreefare 0.4.0 is wrong on 4K cards: `mifare_application_find` does not skip sector
   /// 0x10, so after NFC sector 15 it counts the MAD2 sector 16 as an NDEF sector, tries the
   /// NFC Forum key on it (it holds the MAD key) and gives up (src libfreefare
-  /// `mifare_application.c` `count_aids`/`mifare_application_find`; run here: exit status 1).
+  /// `mifare_application.c` `count_aids`/`mifare_application_find`). Run here with
+  /// `LIBNFC_LOG_LEVEL=3`: after `D4 40 01 60 34|38|3C D3F7D3F7D3F7 4D464331` (sectors
+  /// 13-15) it sends `D4 40 01 60 40 D3F7D3F7D3F7 4D464331` (block 0x40, sector 16), the
+  /// card refuses, and it prints "No NFC Forum application." and exits 1. (Its own 4K
+  /// writes allocate the large sectors first and do not hit this.)
   /// The 4K layout is checked against AN10787/AN1304 instead (MAD2 CRC E8, GPB C2, NFC
   /// sectors 1-15 and 17-39) in `MifareClassicProcedureTests`.
   @Test func libfreefareFailsOnA4KCardAsItsSourceSays() async throws {

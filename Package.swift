@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "NFCTags", targets: ["NFCTags"]),
     .library(name: "NFCReader", targets: ["NFCReader"]),
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
+    .library(name: "MifareClassicNDEF", targets: ["MifareClassicNDEF"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .library(name: "PCSCControl", targets: ["PCSCControl"]),
@@ -59,12 +60,17 @@ let package = Package(
     .target(name: "RemoteManagementHTTP", dependencies: ["RemoteManagement"], swiftSettings: swiftSettings),
     // Transport-agnostic reader sessions (Swift concurrency; not Embedded).
     .target(name: "NFCReader", swiftSettings: swiftSettings),
+    // MIFARE Classic NDEF over any reader (the MAD and NFC sector flows, async over a tiny
+    // block transport that libnfc and PC/SC adapters conform to; not Embedded).
+    .target(
+      name: "MifareClassicNDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
     // shim names the package when the header is missing, so codec-only builds stay quiet.
     .systemLibrary(name: "CLibNFC"),
     // The only module that calls libnfc; unsafe uses marked under strict memory safety.
     .target(
-      name: "NFCReaderLibNFC", dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF"],
+      name: "NFCReaderLibNFC",
+      dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF", "MifareClassicNDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
     // vendor escapes, reader-driven NFC session codes (sans-IO, Embedded-clean).
@@ -115,6 +121,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
+        "MifareClassicNDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
         "ReaderConnection", "JSONOutput", "SignalPipe",
       ],
@@ -219,7 +226,8 @@ let package = Package(
       name: "NFCTagsTests", dependencies: ["NFCTags", "NDEF", "ISO7816", "NFCWire"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "NFCReaderTests", dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816"],
+      name: "NFCReaderTests",
+      dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816", "MifareClassicNDEF"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "RemoteManagementTests",

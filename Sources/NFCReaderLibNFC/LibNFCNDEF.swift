@@ -26,9 +26,11 @@ extension Type2Variant {
 /// ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)`` (T2T 1.0 §6.4), Type 3
 /// through Check and Write Without Encryption with the WriteFlag order of
 /// ``NFCTags/Type3Tag/writePlan(_:into:options:)`` (T3T 1.0 §7.4), Type 4 through
-/// ``NFCTags/Type4NDEFProcedure`` over ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5).
+/// ``NFCTags/Type4NDEFProcedure`` over ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5),
+/// MIFARE Classic through the MAD and its NFC sectors with the public keys (AN10787,
+/// AN1304; ``readMifareClassic(from:keyring:options:)`` and the others take a keyring).
 extension LibNFCReader {
-  /// Reads the NDEF message of a Type 1, 2, 3 or 4 tag.
+  /// Reads the NDEF message of a Type 1, 2, 3 or 4 tag or a MIFARE Classic card.
   ///
   /// - Parameters:
   ///   - tag: the tag ``poll()`` found, still in the field.
@@ -61,6 +63,12 @@ extension LibNFCReader {
         let view = try Type3TagView(validating: image.span, options: options)
         return try view.message(options: ndefOptions)
       } catch { throw .tag(error) }
+    case .mifareClassic:
+      let content = try await readMifareClassic(from: tag, options: options)
+      guard !content.message.isEmpty else { return nil }
+      do { return try NDEFMessage(parsing: content.message, options: ndefOptions) } catch {
+        throw .tag(NFCTagError(.invalidNDEFMessage, offset: error.offset, ndefError: error))
+      }
     case .type4:
       let procedure = try await runType4(.read, on: tag)
       guard !procedure.message.isEmpty else { return nil }
@@ -77,7 +85,8 @@ extension LibNFCReader {
   /// page of the detected variant, Type 3 the attribute information block and its Nmaxb
   /// blocks; T1T 1.0 §2, T2T 1.0 §2, T3T 1.0 §7); for a Type 4 tag the used part of the
   /// NDEF file, NLEN (or ENLEN) then the message, read by the NDEF read procedure (T4T 3.0
-  /// §5.4).
+  /// §5.4); for a MIFARE Classic card every block the public keys open, as the card answers
+  /// (``readMifareClassicMemory(from:keyring:)``; sectors that stay closed read as zeros).
   ///
   /// - Throws: as ``readNDEF(from:options:)``.
   public func readMemoryImage(from tag: LibNFCTag) async throws(LibNFCNDEFError) -> [UInt8] {
@@ -86,6 +95,8 @@ extension LibNFCReader {
       return try await type2Image(of: tag)
     case .type1, .type3:
       do { return try await readMemory(of: tag) } catch { throw .reader(error) }
+    case .mifareClassic:
+      return try await readMifareClassicMemory(from: tag).image
     case .type4:
       let procedure = try await runType4(.read, on: tag)
       let size = procedure.capabilityContainer?.fileControl.lengthFieldSize ?? 2
@@ -123,7 +134,8 @@ extension LibNFCReader {
   }
 
   /// Writes encoded NDEF message bytes (empty: an empty NDEF TLV, Ln 0 or NLEN 0) to a
-  /// Type 1, 2, 3 or 4 tag, as ``writeNDEF(_:to:options:)``.
+  /// Type 1, 2, 3 or 4 tag, as ``writeNDEF(_:to:options:)``, or to a formatted MIFARE
+  /// Classic card with the public keys (``writeMifareClassic(_:to:keyring:options:)``).
   ///
   /// - Throws: as ``writeNDEF(_:to:options:)``.
   public func writeNDEF(bytes: [UInt8], to tag: LibNFCTag, options: TagDecodingOptions = .strict)
@@ -135,6 +147,8 @@ extension LibNFCReader {
       try await apply(plan, to: tag)
     case .type4:
       _ = try await runType4(.write(bytes), on: tag)
+    case .mifareClassic:
+      try await writeMifareClassic(bytes, to: tag, options: options)
     default:
       throw .reader(Self.noNDEFMapping(tag))
     }
@@ -306,6 +320,8 @@ extension LibNFCReader {
   }
 
   private static func noNDEFMapping(_ tag: LibNFCTag) -> ReaderError {
-    ReaderError(.unsupportedFeature, "NDEF reads and writes need a Type 1, 2, 3 or 4 tag (\(tag.kind.name))")
+    ReaderError(
+      .unsupportedFeature,
+      "NDEF reads and writes need a Type 1, 2, 3 or 4 tag or MIFARE Classic (\(tag.kind.name))")
   }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
+import MifareClassicNDEF
 import NFCReader
 import NFCTags
 
@@ -17,6 +18,10 @@ public enum LibNFCNDEFError: Error, Sendable, Hashable, CustomStringConvertible 
   case tag(NFCTagError)
   /// A response APDU broke an ISO/IEC 7816-4 transport rule (§5.1; GET RESPONSE bounds).
   case apdu(APDUError)
+  /// A MIFARE Classic operation failed: the sector and key slot whose authentication
+  /// failed, a write the access conditions forbid, the card gone, a malformed MAD or TLV
+  /// area (AN10787, AN1304).
+  case mifareClassic(MifareClassicError)
 
   /// The reader error, when that is the failure.
   public var readerError: ReaderError? {
@@ -27,6 +32,12 @@ public enum LibNFCNDEFError: Error, Sendable, Hashable, CustomStringConvertible 
   /// The tag layout or procedure error, when that is the failure.
   public var tagError: NFCTagError? {
     if case .tag(let error) = self { return error }
+    return nil
+  }
+
+  /// The MIFARE Classic error, when that is the failure.
+  public var mifareClassicError: MifareClassicError? {
+    if case .mifareClassic(let error) = self { return error }
     return nil
   }
 
@@ -42,6 +53,7 @@ public enum LibNFCNDEFError: Error, Sendable, Hashable, CustomStringConvertible 
     case .reader(let error): "reader: \(error.description)"
     case .tag(let error): "tag: \(error.description)"
     case .apdu(let error): "apdu: \(error.code.name) at offset \(error.offset)"
+    case .mifareClassic(let error): "mifareClassic: \(error.description)"
     }
   }
 }

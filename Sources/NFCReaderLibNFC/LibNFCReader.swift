@@ -503,7 +503,7 @@ public final class LibNFCReader: ClaimedReader {
 
   /// Runs one exchange; on a failed exchange, selects the tag again to tell a tag that
   /// left (``ReaderError/Code/tagLost``) from one that refused (``ReaderError/Code/tagError``).
-  private func exchange<T: Sendable>(
+  func exchange<T: Sendable>(
     _ tag: LibNFCTag, _ body: @escaping @Sendable (LibNFCHandle) -> Result<T, ReaderError>
   ) async throws(ReaderError) -> T {
     try validate(tag)

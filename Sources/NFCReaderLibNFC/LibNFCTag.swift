@@ -78,7 +78,8 @@ public enum TagKind: Sendable, Hashable {
   case type3
   /// ISO-DEP (ISO/IEC 14443-4): NFC Forum Type 4 candidates (SAK bit 0x20, or type B).
   case type4
-  /// MIFARE Classic (SAK 0x08/0x18/0x09/0x19): not an NFC Forum type; unsupported here.
+  /// MIFARE Classic (SAK 0x08/0x18/0x09/0x19/0x88): not an NFC Forum type; NDEF through
+  /// the MAD (``LibNFCReader/readMifareClassic(from:keyring:options:)``).
   case mifareClassic
   /// Anything else.
   case unknown

@@ -194,7 +194,7 @@ extension PN532Simulator.State {
     case 0x14:  // SAMConfiguration
       return [0x15]
     case 0x16:  // PowerDown
-      activated = false
+      deactivate()
       return [0x17, 0x00]
     case 0x32:  // RFConfiguration
       return [0x33]
@@ -216,7 +216,7 @@ extension PN532Simulator.State {
     case 0x42:  // InCommunicateThru data
       return exchange(params, raw: true).map { [0x43] + $0 }
     case 0x44, 0x52:  // InDeselect, InRelease
-      activated = false
+      deactivate()
       return [code + 1, 0x00]
     case 0x50:  // InSelect
       return [0x51, tag != nil ? 0x00 : 0x27]
@@ -232,7 +232,7 @@ extension PN532Simulator.State {
 
   var isTypeA: Bool {
     switch tag {
-    case .type2, .type4: true
+    case .type2, .type4, .mifareClassic: true
     default: false
     }
   }
@@ -260,6 +260,7 @@ extension PN532Simulator.State {
       }
       guard uid == tag.uid else { return [0x00] }
     }
+    deactivate()  // a new selection starts without authentication
     activated = true
     return [0x01] + data
   }
@@ -308,6 +309,19 @@ extension PN532Simulator.State {
         response += crcA(response)
       }
       return [0x00] + response
+    case .mifareClassic(var card):
+      // Not ISO-DEP and no raw frames here: RATS and the like get no answer, and the card
+      // goes back to IDLE (ISO/IEC 14443-3 §6.4: an unexpected frame).
+      guard !raw else {
+        card.card.halt()
+        tag = .mifareClassic(card)
+        activated = false
+        return [SimulatedMifareClassicTag.timeoutError]
+      }
+      let (answer, halts) = card.exchange(data)
+      tag = .mifareClassic(card)
+      if halts { activated = false }
+      return answer
     case .jewel(var jewel):
       guard !raw, let response = jewel.answer(data) else { return [0x01] }
       tag = .jewel(jewel)
@@ -334,6 +348,15 @@ extension PN532Simulator.State {
       if case .type4B = current { tag = .type4B(type4) } else { tag = .type4(type4) }
       pendingChain = response
       return nextChainPart()
+    }
+  }
+
+  /// Deselects the tag: a MIFARE Classic card forgets its authentication.
+  mutating func deactivate() {
+    activated = false
+    if case .mifareClassic(var card) = tag {
+      card.card.halt()
+      tag = .mifareClassic(card)
     }
   }
 

@@ -11,6 +11,8 @@ public enum SimulatedTag: Sendable {
   case felica(SimulatedFeliCaTag)
   /// A Type 1 tag (Jewel, Topaz 96 or Topaz 512).
   case jewel(SimulatedJewelTag)
+  /// A MIFARE Classic Mini, 1K or 4K card (ISO/IEC 14443-3 type A, not ISO-DEP).
+  case mifareClassic(SimulatedMifareClassicTag)
 
   /// The UID (PUPI for type B, IDm for FeliCa, the ID for Jewel).
   public var uid: [UInt8] {
@@ -19,6 +21,7 @@ public enum SimulatedTag: Sendable {
     case .type4(let tag), .type4B(let tag): tag.uid
     case .felica(let tag): tag.idm
     case .jewel(let tag): tag.id
+    case .mifareClassic(let tag): tag.uid
     }
   }
 
@@ -29,6 +32,8 @@ public enum SimulatedTag: Sendable {
     switch (self, bitRate) {
     case (.type2(let tag), 0x00):
       return [0x01] + tag.atqa + [tag.sak, UInt8(tag.uid.count)] + tag.uid
+    case (.mifareClassic(let tag), 0x00):
+      return [0x01] + tag.product.atqa + [tag.product.sak, UInt8(tag.uid.count)] + tag.uid
     case (.type4(let tag), 0x00):
       return [0x01] + tag.atqa + [tag.sak, UInt8(tag.uid.count)] + tag.uid + [UInt8(tag.ats.count + 1)]
         + tag.ats

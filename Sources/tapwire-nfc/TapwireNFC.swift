@@ -17,9 +17,11 @@ nonisolated(unsafe) var heldLock: DeviceLock?
 @main
 struct TapwireNFC {
   static let usage = """
-    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica] [--image FILE]
-           tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS]
-           tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] --message HEX
+    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
+           tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS] [--dump] [--lenient] [--keys FILE] [--key A|B:HEX]...
+           tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message HEX
+           tapwire-nfc format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
+           tapwire-nfc lock [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --confirm-permanent
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
            tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire-nfc pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
@@ -29,12 +31,18 @@ struct TapwireNFC {
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
-                (felica), blank or the memory image in FILE, or a Type 4 tag (FILE: its
-                NDEF message); prints the device path and the libnfc connection string,
+                (felica), a MIFARE Classic card (mifare-mini, mifare-1k, mifare-4k: as
+                shipped, transport keys), blank or the memory image in FILE, or a Type 4
+                tag (FILE: its NDEF message); prints the device path and the libnfc connection string,
                 and runs until standard input closes
       dump      wait for a tag and print its format and bytes: "t1t", "t2t" or "t3t" and
                 the memory image in hex for Type 1, 2 and 3, "ndef <message hex>" for Type 4
-      write     wait for a Type 1, 2, 3 or 4 tag, write the NDEF message, read it back
+                "mifareClassic" and the MAD, read-only state and NDEF message of a MIFARE
+                Classic card ("mifareClassicImage" and its memory with --dump)
+      write     wait for a Type 1, 2, 3 or 4 tag or a formatted MIFARE Classic card, write
+                the NDEF message, read it back
+      format    wait for a MIFARE Classic card as shipped and format it for NDEF
+      lock      make a formatted MIFARE Classic card read-only for good (needs its key B)
       apdu      wait for an ISO-DEP tag, run the script (progress on standard error) or
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
@@ -57,7 +65,7 @@ struct TapwireNFC {
 
   /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
   static var helpTopic: String? {
-    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect"]
+    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock"]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
     return commands.contains(command) ? command : nil
@@ -83,6 +91,8 @@ struct TapwireNFC {
     case "dump": await dump(arguments)
     case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)
+    case "format": await MifareClassicCommands.format(arguments)
+    case "lock": await MifareClassicCommands.lock(arguments)
     case "apdu": await APDUCommand.run(arguments)
     case "admin": await AdminCommand.run(arguments)
     case "discover": await DiscoverCommand.discover(arguments)
@@ -186,7 +196,10 @@ struct TapwireNFC {
     let products: [String: Type2Product] = [
       "ntag213": .ntag213, "ntag215": .ntag215, "ntag216": .ntag216, "ultralight": .ultralight,
     ]
-    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"]
+    let classic: [String: MifareClassicProduct] = [
+      "mifare-mini": .mini, "mifare-1k": .classic1K, "mifare-4k": .classic4K,
+    ]
+    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
     let name = value(after: "--tag", in: arguments) ?? "ntag215"
     let image: [UInt8]?
     if let path = value(after: "--image", in: arguments) {
@@ -210,6 +223,14 @@ struct TapwireNFC {
           tag = .felica(try SimulatedFeliCaTag(idm: idm, memory: image))
         } else {
           tag = .felica(try SimulatedFeliCaTag(idm: idm))
+        }
+      case _ where classic[name] != nil:
+        let product = classic[name] ?? .classic1K
+        if let image {
+          tag = .mifareClassic(try SimulatedMifareClassicTag(product: product, memory: image))
+        } else {
+          tag = .mifareClassic(
+            try SimulatedMifareClassicTag(product: product, uid: [0x4D, 0x46, 0x43, 0x31]))
         }
       default:
         guard let product = products[name] else {
@@ -296,6 +317,17 @@ struct TapwireNFC {
     while ContinuousClock.now < deadline, SignalStop.received == nil {
       do throws(ReaderError) {
         if let tag = try await reader.poll() {
+          if tag.kind == .mifareClassic {
+            do throws(LibNFCNDEFError) {
+              let line = try await MifareClassicCommands.dumpLine(tag, with: reader, arguments: arguments)
+              await reader.close()
+              print(line)
+              return
+            } catch {
+              await reader.close()
+              fail("read failed: \(MifareClassicCommands.explain(error))", status: 1)
+            }
+          }
           let line = try await read(tag, with: reader)
           await reader.close()
           print(line)

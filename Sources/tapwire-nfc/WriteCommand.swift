@@ -19,17 +19,26 @@ enum WriteCommand {
     guard let hex = TapwireNFC.value(after: "--message", in: arguments), let message = Hex.bytes(hex) else {
       TapwireNFC.fail("write needs --message HEX (the encoded NDEF message)")
     }
-    let (reader, tag) = await TapwireNFC.openAndWait(arguments, kinds: "a Type 1, 2, 3 or 4 tag") {
+    let (reader, tag) = await TapwireNFC.openAndWait(
+      arguments, kinds: "a Type 1, 2, 3 or 4 tag or a MIFARE Classic card"
+    ) {
       switch $0.kind {
-      case .type1, .type2, .type3, .type4: true
+      case .type1, .type2, .type3, .type4, .mifareClassic: true
       default: false
       }
     }
     let description = TapwireNFC.describe(tag)
     do throws(LibNFCNDEFError) {
-      try await reader.writeNDEF(bytes: message, to: tag)
-      let back = try await reader.readNDEF(from: tag)
-      let readBytes = back.flatMap { try? $0.encodedBytes() } ?? []
+      let readBytes: [UInt8]
+      if tag.kind == .mifareClassic {
+        let keyring = MifareClassicCommands.keyring(arguments)
+        try await reader.writeMifareClassic(message, to: tag, keyring: keyring)
+        readBytes = try await reader.readMifareClassic(from: tag, keyring: keyring).message
+      } else {
+        try await reader.writeNDEF(bytes: message, to: tag)
+        let back = try await reader.readNDEF(from: tag)
+        readBytes = back.flatMap { try? $0.encodedBytes() } ?? []
+      }
       await reader.close()
       guard readBytes == message else {
         TapwireNFC.fail(
@@ -46,7 +55,8 @@ enum WriteCommand {
 
   /// A sentence for the common write failures, the typed error after it.
   static func explain(_ error: LibNFCNDEFError) -> String {
-    switch error.tagError?.code {
+    if error.mifareClassicError != nil { return MifareClassicCommands.explain(error) }
+    return switch error.tagError?.code {
     case .messageTooLarge?: "the message does not fit on the tag (\(error))"
     case .readOnly?, .ndefFileNotWritable?: "read-only tag (\(error))"
     default: "\(error)"

@@ -9,8 +9,9 @@ enum ReaderCommands {
   static let readUsage = """
     usage: tapwire read [--device CONNSTRING | --pcsc READER] [--timeout SECONDS] [--json] [--dump]
                         [--lenient] [--wait-message TEXT] [--work-message TEXT]
-           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica]
-                            [--image FILE]
+                        [--keys FILE] [--key A|B:HEX]...
+           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|
+                                   mifare-mini|mifare-1k|mifare-4k] [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
                 pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like
@@ -18,7 +19,12 @@ enum ReaderCommands {
                 --dump prints the bytes; --pcsc READER reads a Type 4 tag on a PC/SC NFC reader
                 (pcscd) instead, through the reader's own NFC discovery when it offers the
                 START_NFC control codes (showing --wait-message while waiting and
-                --work-message while reading), else by waiting for a card
+                --work-message while reading), else by waiting for a card. A MIFARE Classic
+                card is read through its MAD: the NDEF sectors, the read-only state and the
+                records, with the public MAD and NFC Forum keys and those of --keys FILE (a
+                key dictionary: 12 hex digits a line, # comments) and --key A:HEX or B:HEX;
+                --dump prints the blocks those keys open as the card shows them (key A
+                always reads as zeros). Keys are never printed.
       simulate  run a simulated PN532 reader with a tag, print its device path and libnfc
                 connection string, and serve until standard input closes
 
@@ -92,7 +98,7 @@ enum ReaderCommands {
       case "--json": json = true
       case "--dump": dumpOnly = true
       case "--lenient": lenient = true
-      case "--device", "--timeout", "--pcsc", "--wait-message", "--work-message":
+      case "--device", "--timeout", "--pcsc", "--wait-message", "--work-message", "--keys", "--key":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "-h", "--help":
@@ -103,10 +109,13 @@ enum ReaderCommands {
           argument,
           among: [
             "--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient", "--wait-message",
-            "--work-message",
+            "--work-message", "--keys", "--key",
           ])
       }
     }
+    // MIFARE Classic is read differently with --dump (its blocks, not the NDEF area).
+    if dumpOnly { passed.append("--dump") }
+    if lenient { passed.append("--lenient") }
     requireHelper()
     let process = Process()
     process.executableURL = helper
@@ -118,6 +127,9 @@ enum ReaderCommands {
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return exitStatus(of: process) }
     let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    if line.hasPrefix("mifareClassic") {
+      return MifareClassicReadOutput.print(line, json: json, lenient: lenient)
+    }
     let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
     guard parts.count == 2, let format = Format.named(parts[0]), let image = Hex.bytes(parts[1]) else {
       FileHandle.standardError.write(Data("tapwire: unexpected answer from tapwire-nfc\n".utf8))
@@ -146,11 +158,13 @@ enum ReaderCommands {
   }
 
   static let writeUsage = """
-    usage: tapwire write [--device CONNSTRING] [--timeout SECONDS] RECORD...
-           tapwire write [--device CONNSTRING] [--timeout SECONDS] --message FILE|HEX
+    usage: tapwire write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... RECORD...
+           tapwire write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message FILE|HEX
 
-      Waits for a Type 1, 2, 3 or 4 tag, writes the NDEF message (records as `tapwire encode`
-      takes them, or the encoded message in FILE or HEX), reads it back and verifies it.
+      Waits for a Type 1, 2, 3 or 4 tag or a formatted MIFARE Classic card, writes the NDEF
+      message (records as `tapwire encode` takes them, or the encoded message in FILE or HEX),
+      reads it back and verifies it. MIFARE Classic: the NFC sectors the MAD names, with the
+      public keys and those of --keys/--key, every sector checked before the first write.
       Type 1 bytes or blocks and Type 2 pages are written in the tearing-safe order (NDEF
       length 0 first, the length last); Type 3 blocks with the WriteFlag set first and cleared
       last; Type 4 tags through the NDEF update procedure.
@@ -161,6 +175,51 @@ enum ReaderCommands {
       tapwire write --device pn532_uart:/dev/pts/3 uri https://example.com text "Hello"
       tapwire write --message poster.ndef
     """
+
+  static let formatUsage = """
+    usage: tapwire format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
+           tapwire lock [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --confirm-permanent
+
+      format    waits for a MIFARE Classic card as shipped (transport keys) and formats it
+                for NDEF (NXP AN1304/AN10787): every sector but the MAD ones becomes an NFC
+                sector (key A D3F7D3F7D3F7, access bits 7F 07 88, key B from --key-b, else the
+                transport key FFFFFFFFFFFF) holding an empty NDEF message, then the MAD
+                (key A A0A1A2A3A4A5, 78 77 88; MAD2 on a 4K card) is written last.
+      lock      makes a formatted card read-only for good (access bits 07 8F 0F in every NFC
+                and MAD sector); it needs each sector's key B (--key B:HEX) and
+                --confirm-permanent, since it cannot be undone.
+
+      Keys are never printed. Exit status: 0 done, 1 no reader, no card, a key that does not
+      open a sector (the sector and key slot named) or a refused write, 2 bad usage.
+
+    examples:
+      tapwire format --device pn532_uart:/dev/pts/3 --key-b 0123456789AB
+      tapwire lock --device pn532_uart:/dev/pts/3 --key B:0123456789AB --confirm-permanent
+    """
+
+  /// `tapwire format` and `tapwire lock`: checks the options here, runs `tapwire-nfc`.
+  static func formatOrLock(_ command: String, _ arguments: [String]) -> Int32 {
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(formatUsage)
+      return 0
+    }
+    var options = ["--device", "--timeout", "--keys", "--key"]
+    if command == "format" { options.append("--key-b") }
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case _ where options.contains(argument):
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+      case "--confirm-permanent" where command == "lock": continue
+      default:
+        failUnknownOption(argument, among: options + (command == "lock" ? ["--confirm-permanent"] : []))
+      }
+    }
+    if command == "lock" && !arguments.contains("--confirm-permanent") {
+      Tapwire.fail("lock makes the card read-only for good: add --confirm-permanent to do it")
+    }
+    return passThrough([command] + arguments)
+  }
 
   static let apduUsage = """
     usage: tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] --script FILE
@@ -197,7 +256,7 @@ enum ReaderCommands {
     var rest = arguments[...]
     while let argument = rest.popFirst() {
       switch argument {
-      case "--device", "--timeout":
+      case "--device", "--timeout", "--keys", "--key":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "--message":
@@ -208,7 +267,7 @@ enum ReaderCommands {
         return 0
       case _ where records.isEmpty && argument.hasPrefix("-"):
         // Before the first record every option is write's own (records' options follow them).
-        failUnknownOption(argument, among: ["--device", "--timeout", "--message"])
+        failUnknownOption(argument, among: ["--device", "--timeout", "--message", "--keys", "--key"])
       default:
         records.append(argument)
       }

@@ -14,6 +14,8 @@ struct Tapwire {
            tapwire read [--device CONNSTRING] [--json] [--dump]
            tapwire simulate [--tag ntag215] [--image FILE]
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
+           tapwire format [--device CONNSTRING] [--key-b HEX]
+           tapwire lock [--device CONNSTRING] --key B:HEX --confirm-permanent
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
@@ -27,6 +29,8 @@ struct Tapwire {
       read     read a tag on a libnfc reader and decode its memory
       simulate run a simulated PN532 reader (for testing NFC programs without hardware)
       write    write an NDEF message (records as for encode) to a tag and verify it
+      format   format a MIFARE Classic card as shipped for NDEF (MAD and NFC sectors)
+      lock     make a formatted MIFARE Classic card read-only for good
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
@@ -95,7 +99,10 @@ struct Tapwire {
     arguments.removeFirst()
     // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
     // any thread starts.
-    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect"].contains(command) {
+    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock"]
+      .contains(
+        command)
+    {
       SignalForwarding.install()
     }
     switch command {
@@ -111,6 +118,8 @@ struct Tapwire {
       exit(ReaderCommands.write(arguments))
     case "apdu":
       exit(ReaderCommands.apdu(arguments))
+    case "format", "lock":
+      exit(ReaderCommands.formatOrLock(command, arguments))
     case "pcsc":
       exit(ReaderCommands.pcsc(arguments))
     case "admin":
@@ -136,10 +145,12 @@ struct Tapwire {
     "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
+    "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
   ]
 
   static let commands = [
-    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "help",
+    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format",
+    "lock", "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

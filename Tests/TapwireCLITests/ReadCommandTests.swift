@@ -7,10 +7,10 @@ import Testing
 @Suite("tapwire read and simulate", .timeLimit(.minutes(1)))
 struct ReadCommandTests {
   /// Starts `tapwire simulate` and returns it with its libnfc connection string.
-  static func startSimulator(image: String, tag: String = "ntag215") throws -> (Process, Pipe, String) {
+  static func startSimulator(image: String?, tag: String = "ntag215") throws -> (Process, Pipe, String) {
     let process = Process()
     process.executableURL = CLI.executable
-    process.arguments = ["simulate", "--tag", tag, "--image", image]
+    process.arguments = ["simulate", "--tag", tag] + (image.map { ["--image", $0] } ?? [])
     process.currentDirectoryURL = CLI.root
     let input = Pipe()
     let output = Pipe()

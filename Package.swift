@@ -172,6 +172,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzStorageCard", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzStorageCard",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.

@@ -33,6 +33,7 @@ FuzzReaderDiscovery discovery discovery
 FuzzPN532Frame pn532 pn532
 FuzzAnswerToReset atr atr
 FuzzPCSCControl pcsccontrol pcsccontrol
+FuzzStorageCard storagecard storagecard
 FuzzAdminSession admin admin"
 
 selected=("$@")

@@ -71,6 +71,12 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case ndefLengthExceedsFile
       case procedureFinished
       case controlAreaOutsideImage
+      case negativeAcknowledge
+      case passwordAcknowledgeMismatch
+      case invalidPageRange
+      case configurationLocked
+      case invalidAuthenticationLimit
+      case passwordProtectionNotSupported
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -150,6 +156,21 @@ public struct NFCTagError: Error, Sendable, Hashable {
     public static let ndefLengthExceedsFile = Code(.ndefLengthExceedsFile)
     /// The procedure has already finished or failed; no further command.
     public static let procedureFinished = Code(.procedureFinished)
+    /// NTAG21x §9.3 / MF0ULX1 §8.3: the tag answered a 4-bit NAK (0x0, 0x1, 0x4, 0x5)
+    /// instead of data (offset 0).
+    public static let negativeAcknowledge = Code(.negativeAcknowledge)
+    /// NTAG21x §10.7 PWD_AUTH: the PACK the tag sent is not the one expected (offset 0).
+    public static let passwordAcknowledgeMismatch = Code(.passwordAcknowledgeMismatch)
+    /// NTAG21x §10.3 FAST_READ: the end page is before the start page, or the range is
+    /// outside the chip's pages.
+    public static let invalidPageRange = Code(.invalidPageRange)
+    /// NTAG21x §8.5.7: CFGLCK is set, the configuration pages are locked for writing.
+    public static let configurationLocked = Code(.configurationLocked)
+    /// NTAG21x §8.5.7: AUTHLIM is 3 bits; a limit over 7 cannot be set.
+    public static let invalidAuthenticationLimit = Code(.invalidAuthenticationLimit)
+    /// The chip has no PWD/PACK configuration pages (MIFARE Ultralight, Ultralight C,
+    /// NTAG210u, a chip whose layout is not in the variant table).
+    public static let passwordProtectionNotSupported = Code(.passwordProtectionNotSupported)
 
     /// Every code, for tests and documentation.
     public static var allCodes: [Code] { Value.allCases.map(Code.init) }
@@ -192,6 +213,12 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .ndefLengthExceedsFile: return "ndefLengthExceedsFile"
       case .procedureFinished: return "procedureFinished"
       case .controlAreaOutsideImage: return "controlAreaOutsideImage"
+      case .negativeAcknowledge: return "negativeAcknowledge"
+      case .passwordAcknowledgeMismatch: return "passwordAcknowledgeMismatch"
+      case .invalidPageRange: return "invalidPageRange"
+      case .configurationLocked: return "configurationLocked"
+      case .invalidAuthenticationLimit: return "invalidAuthenticationLimit"
+      case .passwordProtectionNotSupported: return "passwordProtectionNotSupported"
       }
     }
 
@@ -235,6 +262,12 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .procedureFinished: return "the procedure has finished"
       case .controlAreaOutsideImage:
         return "the lock or reserved bytes this control TLV points at lie past the end of the image"
+      case .negativeAcknowledge: return "the tag answered NAK"
+      case .passwordAcknowledgeMismatch: return "the tag's PACK is not the expected one"
+      case .invalidPageRange: return "the page range is empty or outside the chip"
+      case .configurationLocked: return "CFGLCK is set: the configuration pages cannot be written"
+      case .invalidAuthenticationLimit: return "AUTHLIM must be 0 to 7"
+      case .passwordProtectionNotSupported: return "the chip has no password configuration pages"
       }
     }
 

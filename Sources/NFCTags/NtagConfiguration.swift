@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The page numbers of the four configuration pages of an NTAG21x or Ultralight EV1
-/// (NTAG213/215/216 data sheet §8.5.7 Table 9; NTAG210/212 §8.5.7; MF0ULX1 §8.5.7):
+/// (NTAG213/215/216 data sheet §8.5.7; NTAG210/212 §8.5.7; MF0ULX1 §8.5.7):
 /// CFG0 (MIRROR or MOD, RFUI, MIRROR_PAGE, AUTH0), CFG1 (ACCESS, RFUI or VCTID, RFUI,
 /// RFUI), PWD, PACK (PACK0, PACK1, RFUI, RFUI).
 ///
@@ -41,7 +41,7 @@ extension Type2TagVariant {
   }
 }
 
-/// The ACCESS byte, CFG1 byte 0 (NTAG213/215/216 §8.5.7 Table 11; MF0ULX1 §8.5.7).
+/// The ACCESS byte, CFG1 byte 0 (NTAG213/215/216 §8.5.7; MF0ULX1 §8.5.7).
 public struct NtagAccess: RawRepresentable, Sendable, Hashable {
   /// The byte.
   public let rawValue: UInt8

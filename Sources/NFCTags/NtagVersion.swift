@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The 8-byte answer to GET_VERSION (`60`) of NTAG21x, NTAG I2C and MIFARE Ultralight EV1
-/// (NTAG213/215/216 data sheet §10.1 Table 28-29, NTAG210/212 §10.1, MF0ULX1 GET_VERSION,
+/// (NTAG213/215/216 data sheet §10.1 GET_VERSION, NTAG210/212 §10.1, MF0ULX1 GET_VERSION,
 /// NT3H1101/1201 and NT3H2111/2211 GET_VERSION): fixed header 00, vendor 04 (NXP), product
 /// type (03 MIFARE Ultralight, 04 NTAG), subtype, major and minor product version, storage
 /// size, protocol type (03 ISO/IEC 14443-3).

@@ -66,7 +66,7 @@ public struct GeneralAuthenticatePseudoAPDU: Sendable, Hashable {
     ]
   }
 
-  /// The reader's answer (Part 3 §3.2.2.1.6 Table 3-14; ACS readers send 6300 for every
+  /// The reader's answer (Part 3 §3.2.2.1.6; ACS readers send 6300 for every
   /// failure).
   public enum Answer: Sendable, Hashable {
     /// 9000: authenticated; the sector is open.

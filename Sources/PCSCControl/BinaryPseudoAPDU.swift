@@ -56,7 +56,7 @@ public struct ReadBinaryPseudoAPDU: Sendable, Hashable {
   }
 }
 
-/// PC/SC Part 3 §3.2.2.1.9 UPDATE BINARY: `FF D6 P1 P2 Lc data` (Type 2: 4 bytes, one
+/// PC/SC Part 3 §3.2.2.1 UPDATE BINARY (the section after READ BINARY's §3.2.2.1.8): `FF D6 P1 P2 Lc data` (Type 2: 4 bytes, one
 /// page; MIFARE Classic: 16 bytes, one block).
 public struct UpdateBinaryPseudoAPDU: Sendable, Hashable {
   /// UPDATE BINARY's instruction byte.
@@ -110,9 +110,10 @@ public struct UpdateBinaryPseudoAPDU: Sendable, Hashable {
   }
 }
 
-/// A reader's answer to READ BINARY or UPDATE BINARY (PC/SC Part 3 §3.2.2.1.8-9 Tables
-/// 3-17 and 3-19; 6B00 and 6CXX from Identiv's SCL3711/uTrust manuals; ACS readers send
-/// 6300 for every failure, ACR122T API v2.02 p.16).
+/// A reader's answer to READ BINARY or UPDATE BINARY (PC/SC Part 3 §3.2.2.1.8 and the
+/// UPDATE BINARY section after it, as Microsoft's storage-card page and the Identiv
+/// SCL3711/SDI011 manuals quote them; 6B00 and 6CXX are Identiv's; ACS readers send 6300
+/// for every failure, ACR122T API v2.02 p.16).
 public enum BinaryPseudoAPDUAnswer: Sendable, Hashable {
   /// 9000: the bytes read (empty for UPDATE BINARY).
   case complete([UInt8])

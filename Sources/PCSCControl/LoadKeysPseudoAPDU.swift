@@ -86,7 +86,7 @@ public struct LoadKeysPseudoAPDU: Sendable, Hashable, CustomStringConvertible, C
   /// The same as ``description``: the key never appears in debug output either.
   public var debugDescription: String { description }
 
-  /// The reader's answer (Part 3 §3.2.2.1.4 Table 3-11; the 63xx forms are PC/SC v1.07's,
+  /// The reader's answer (Part 3 §3.2.2.1.4 as WSCT and Identiv manuals quote it; the 63xx forms are PC/SC v1.07's,
   /// still sent by SCM/Identiv readers; ACS readers send 6300 for every failure).
   public enum Answer: Sendable, Hashable {
     /// 9000: the key is loaded.

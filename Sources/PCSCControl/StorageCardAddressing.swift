@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// How READ BINARY and UPDATE BINARY put a block number into P1-P2 for a card kind (PC/SC
-/// Part 3 §3.2.2.1.8-9 and the readers' manuals; ISO/IEC 15693 has no single convention).
+/// Part 3 §3.2.2.1.8 and the readers' manuals; ISO/IEC 15693 has no single convention).
 public enum StorageCardAddressing: Sendable, Hashable {
   /// Type 2 (Ultralight, NTAG): P1 00, P2 the 4-byte page. A read of Le 10 returns 4 pages,
   /// Le 04 one page; a write carries one page (ACR122T API §5.3, Microsoft "UL WRITE 4").

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The card name NN NN of a contactless storage-card ATR (PC/SC Part 3 §3.1.3.2.3,
-/// Table 3-7, as listed in pcsc-tools 1.6.2 `smartcard_list.txt` "as per PCSC std part3"),
+/// as listed in pcsc-tools 1.6.2 `smartcard_list.txt` "as per PCSC std part3"),
 /// plus the vendor codes readers use outside the table: ACS `F0 04` Topaz, `F0 11` FeliCa
 /// 212 kbit/s, `F0 12` FeliCa 424 kbit/s (ACR122T API §7.3, AET62 §8.3) and `FF <SAK>`
 /// for a card the reader does not know (wsrf2009/contactless-driver `pcsc_building_atr`).

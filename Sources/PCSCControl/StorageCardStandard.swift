@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The standard byte SS of a contactless storage-card ATR (PC/SC Part 3 §3.1.3.2.3,
-/// Table 3-6): which standard, and which part of it, the card was activated with.
+/// as pcsc-tools lists it): which standard, and which part of it, the card was activated with.
 ///
 /// Labels follow pcsc-tools 1.6.2 `smartcard_list.txt`. Unknown values are kept.
 public struct StorageCardStandard: RawRepresentable, Sendable, Hashable {

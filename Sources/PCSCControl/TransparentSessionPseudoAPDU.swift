@@ -82,7 +82,7 @@ public struct TransparentDataObject: Sendable, Hashable {
   ///   ``PCSCControlError/Code/invalidDataObjectLength``,
   ///   ``PCSCControlError/Code/dataObjectExceedsInput``.
   public static func parse(_ bytes: [UInt8]) throws(PCSCControlError) -> [TransparentDataObject] {
-    try parseWithOffsets(bytes).map(\.object)
+    try parseWithOffsets(bytes).map { $0.object }
   }
 
   /// ``parse(_:)`` with each object's offset (its tag's first byte).
@@ -226,7 +226,7 @@ public struct TransparentSessionPseudoAPDU: Sendable, Hashable {
     }
     let inner = StatusWord(sw1: status[1], sw2: status[2])
     guard status[0] == 0, inner == .success else { return .objectFailed(index: status[0], inner) }
-    return .completed(TransparentSessionResponse(objects: parsed.map(\.object)))
+    return .completed(TransparentSessionResponse(objects: parsed.map { $0.object }))
   }
 }
 

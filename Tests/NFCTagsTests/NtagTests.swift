@@ -5,7 +5,7 @@ import Testing
 
 @Suite("NtagVersion")
 struct NtagVersionTests {
-  /// GET_VERSION answers from the NXP data sheets (NTAG213/215/216 §10.1 Table 29, NTAG210/212
+  /// GET_VERSION answers from the NXP data sheets (NTAG213/215/216 §10.1, NTAG210/212
   /// §10.1, NTAG 210µ, MF0ULX1, NT3H1101/1201, NT3H2111/2211).
   @Test(arguments: [
     ([UInt8](arrayLiteral: 0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0B, 0x03), "NTAG210", 33...63),

@@ -70,9 +70,9 @@ public struct NtagAccess: RawRepresentable, Sendable, Hashable {
 /// read as zeros and are not kept).
 public struct NtagConfiguration: Sendable, Hashable {
   /// CFG0's 4 bytes.
-  public var configuration0: [UInt8]
+  public private(set) var configuration0: [UInt8]
   /// CFG1's 4 bytes.
-  public var configuration1: [UInt8]
+  public private(set) var configuration1: [UInt8]
 
   /// Creates a configuration from its two pages; `nil` unless both are 4 bytes.
   public init?(configuration0: [UInt8], configuration1: [UInt8]) {

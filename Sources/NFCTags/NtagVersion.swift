@@ -73,12 +73,13 @@ public struct NtagVersion: Sendable, Hashable {
     [header, vendor, productType, productSubtype, majorVersion, minorVersion, storageSize, protocolType]
   }
 
-  /// The user memory size the storage byte declares: exactly 2^n, or more than 2^n and less
-  /// than 2^(n+1) (NTAG213 0x0F: 128-256, 144 bytes; NTAG215 0x11: 256-512, 504 bytes).
+  /// The user memory size the storage byte declares: exactly 2^n bytes, or between 2^n and
+  /// 2^(n+1) bytes (bounds included here; NTAG213 0x0F: 128...256, 144 bytes; NTAG215 0x11:
+  /// 256...512, 504 bytes). n is capped at 30.
   public var storageSizeRange: ClosedRange<Int> {
     let n = Int(min(storageSize >> 1, 30))
     let low = 1 << n
-    return storageSize & 1 == 0 ? low...low : (low &+ 1)...((low << 1) &- 1)
+    return storageSize & 1 == 0 ? low...low : low...(low << 1)
   }
 
   /// The exact chip, `nil` when the answer names none Tapwire knows.

@@ -43,3 +43,11 @@ public struct NtagPasswordAcknowledge: Sendable, Hashable {
   /// The factory default, 00 00 (§8.5.7).
   public static let factoryDefault = NtagPasswordAcknowledge(0x00, 0x00)
 }
+
+#if !hasFeature(Embedded)
+  extension NtagPassword: CustomReflectable {
+    /// A mirror without children, so `dump` shows no bytes either (Embedded Swift has no
+    /// reflection).
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+  }
+#endif

@@ -112,3 +112,15 @@ public struct NtagProtectionPlan: Sendable, Hashable, CustomStringConvertible, C
     return "0x" + String([digits[(value >> 4) & 0xF], digits[value & 0xF]])
   }
 }
+
+#if !hasFeature(Embedded)
+  extension NtagProtectionPlan: CustomReflectable {
+    /// A mirror without the writes (the PWD write holds the password), so `dump` does not
+    /// show it (Embedded Swift has no reflection).
+    public var customMirror: Mirror {
+      Mirror(
+        self,
+        children: ["pages": pages, "firstProtectedPage": firstProtectedPage, "writeCount": writes.count])
+    }
+  }
+#endif

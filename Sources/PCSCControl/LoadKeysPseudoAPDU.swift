@@ -140,3 +140,13 @@ public struct LoadKeysPseudoAPDU: Sendable, Hashable, CustomStringConvertible, C
     }
   }
 }
+
+#if !hasFeature(Embedded)
+  extension LoadKeysPseudoAPDU: CustomReflectable {
+    /// A mirror without the key, so `dump` does not show it (Embedded Swift has no
+    /// reflection).
+    public var customMirror: Mirror {
+      Mirror(self, children: ["keyStructure": keyStructure, "keyNumber": keyNumber, "keyLength": key.count])
+    }
+  }
+#endif

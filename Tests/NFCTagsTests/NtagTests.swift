@@ -151,6 +151,9 @@ struct NtagCommandTests {
     for text in ["\(password)", String(describing: password), String(reflecting: password)] {
       #expect(text == "NtagPassword(4 bytes, hidden)")
     }
+    var dumped = ""
+    dump(password, to: &dumped)
+    #expect(!dumped.contains("222") && !dumped.contains("173") && !dumped.contains("190"))
     #expect(NtagPassword([1, 2, 3]) == nil)
     #expect(NtagPassword([1, 2, 3, 4, 5]) == nil)
     #expect(NtagPassword.factoryDefault.bytes == [0xFF, 0xFF, 0xFF, 0xFF])
@@ -197,6 +200,9 @@ struct NtagProtectionPlanTests {
       ])
     #expect(plan.description == "protect: PWD 0x2B (hidden), PACK 0x2C, CFG1 0x2A, CFG0 0x29 (AUTH0 0x04)")
     #expect(String(reflecting: plan) == plan.description)
+    var dumped = ""
+    dump(plan, to: &dumped)
+    #expect(!dumped.contains("- 17") && !dumped.contains("- 51") && dumped.contains("writeCount: 4"))
     // Tearing: every prefix of the plan leaves AUTH0 at FF (nothing protected) until the last write.
     let image =
       Array(repeating: UInt8(0), count: 0xA4) + Self.shipped.configuration0 + Self.shipped.configuration1

@@ -35,6 +35,10 @@ struct LoadKeysPseudoAPDUTests {
     #expect(command.description == "LOAD KEYS P1 00 key number 00, 6-byte key")
     #expect(String(reflecting: command) == command.description)
     #expect(!"\(command)".contains("A0"))
+    var dumped = ""
+    dump(command, to: &dumped)
+    #expect(!dumped.contains("160") && !dumped.contains("165"))
+    #expect(dumped.contains("keyLength: 6"))
   }
 
   @Test(arguments: [

@@ -101,16 +101,6 @@ extension PCSCTransportTests {
     let human = try Self.tapwire(["pcsc", "atr", "--timeout", "60"])
     #expect(human.stdout.contains("card        MIFARE Classic 1K (NN 0001)"))
     #expect(human.stdout.contains("standard    ISO/IEC 14443 A part 3 (SS 03)"))
-    // An ICODE SLI (ISO/IEC 15693 part 3, SS 0B, NN 0014, TCK 77).
-    var icode = classic
-    icode[12] = 0x0B
-    icode[14] = 0x14
-    icode[19] = 0x77
-    try stack.insertATR(icode)
-    let sli = try Self.object(try Self.tapwire(["pcsc", "atr", "--timeout", "60", "--json"]).stdout)
-    let sliStorage = try #require(sli["storageCard"] as? [String: Any])
-    #expect(sliStorage["cardName"] as? String == "ICODE SLI")
-    #expect(sliStorage["standard"] as? String == "ISO/IEC 15693 part 3")
   }
 
   @Test func cliRunsAScriptAndNamesTheFailedStep() async throws {

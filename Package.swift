@@ -198,6 +198,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzSecureChannel", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzSecureChannel",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzStorageCard", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzStorageCard",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.

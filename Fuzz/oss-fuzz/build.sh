@@ -34,7 +34,8 @@ FuzzPN532Frame pn532 pn532
 FuzzAnswerToReset atr atr
 FuzzPCSCControl pcsccontrol pcsccontrol
 FuzzAdminSession admin admin
-FuzzSecureChannel securechannel securechannel"
+FuzzSecureChannel securechannel securechannel
+FuzzStorageCard storagecard storagecard"
 
 selected=("$@")
 while read -r target folder dict; do

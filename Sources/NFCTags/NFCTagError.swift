@@ -93,6 +93,12 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case invalidMADInfo
       case madSectorOutOfRange
       case undeclaredMAD2
+      case negativeAcknowledge
+      case passwordAcknowledgeMismatch
+      case invalidPageRange
+      case configurationLocked
+      case invalidAuthenticationLimit
+      case passwordProtectionNotSupported
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -172,6 +178,21 @@ public struct NFCTagError: Error, Sendable, Hashable {
     public static let ndefLengthExceedsFile = Code(.ndefLengthExceedsFile)
     /// The procedure has already finished or failed; no further command.
     public static let procedureFinished = Code(.procedureFinished)
+    /// NTAG21x §9.3 / MF0ULX1 §8.3: the tag answered a 4-bit NAK (0x0, 0x1, 0x4, 0x5)
+    /// instead of data (offset 0).
+    public static let negativeAcknowledge = Code(.negativeAcknowledge)
+    /// NTAG21x §10.7 PWD_AUTH: the PACK the tag sent is not the one expected (offset 0).
+    public static let passwordAcknowledgeMismatch = Code(.passwordAcknowledgeMismatch)
+    /// NTAG21x §10.3 FAST_READ: the end page is before the start page, or the range is
+    /// outside the chip's pages.
+    public static let invalidPageRange = Code(.invalidPageRange)
+    /// NTAG21x §8.5.7: CFGLCK is set, the configuration pages are locked for writing.
+    public static let configurationLocked = Code(.configurationLocked)
+    /// NTAG21x §8.5.7: AUTHLIM is 3 bits; a limit over 7 cannot be set.
+    public static let invalidAuthenticationLimit = Code(.invalidAuthenticationLimit)
+    /// The chip has no PWD/PACK configuration pages (MIFARE Ultralight, Ultralight C,
+    /// NTAG210u, a chip whose layout is not in the variant table).
+    public static let passwordProtectionNotSupported = Code(.passwordProtectionNotSupported)
 
     /// MIFARE Classic block 0 (MF1S50 §8.6.1): the BCC byte after a 4-byte UID is not the
     /// XOR of the UID bytes.
@@ -249,6 +270,12 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .invalidMADInfo: return "invalidMADInfo"
       case .madSectorOutOfRange: return "madSectorOutOfRange"
       case .undeclaredMAD2: return "undeclaredMAD2"
+      case .negativeAcknowledge: return "negativeAcknowledge"
+      case .passwordAcknowledgeMismatch: return "passwordAcknowledgeMismatch"
+      case .invalidPageRange: return "invalidPageRange"
+      case .configurationLocked: return "configurationLocked"
+      case .invalidAuthenticationLimit: return "invalidAuthenticationLimit"
+      case .passwordProtectionNotSupported: return "passwordProtectionNotSupported"
       }
     }
 
@@ -303,6 +330,12 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .madSectorOutOfRange: return "the MAD assigns a sector the card does not have"
       case .undeclaredMAD2:
         return "sector 16 holds a MAD2 that the MAD general purpose byte does not announce"
+      case .negativeAcknowledge: return "the tag answered NAK"
+      case .passwordAcknowledgeMismatch: return "the tag's PACK is not the expected one"
+      case .invalidPageRange: return "the page range is empty or outside the chip"
+      case .configurationLocked: return "CFGLCK is set: the configuration pages cannot be written"
+      case .invalidAuthenticationLimit: return "AUTHLIM must be 0 to 7"
+      case .passwordProtectionNotSupported: return "the chip has no password configuration pages"
       }
     }
 

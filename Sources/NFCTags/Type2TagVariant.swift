@@ -26,13 +26,33 @@ public struct Type2TagVariant: Sendable, Hashable {
   public let lockControl: TagLockControl?
   /// The configuration pages' bytes as shipped (empty when not listed).
   public let configurationDefaults: [UInt8]
+  /// The 8-byte GET_VERSION answer of the product (data sheet §10.1 "GET_VERSION"), empty
+  /// when the product has no GET_VERSION (MIFARE Ultralight, Ultralight C).
+  public let version: [UInt8]
 
-  /// Creates a variant.
+  /// Creates a variant without a GET_VERSION answer.
   public init(
     name: String, pageCount: Int, userMemorySize: Int, capabilityContainer: Type2CapabilityContainer,
     dynamicLockPage: Int?, dynamicLockBitCount: Int, pagesLockedPerBit: Int,
     configurationPage: Int?, configurationPageCount: Int, lockControl: TagLockControl?,
     configurationDefaults: [UInt8] = []
+  ) {
+    self.init(
+      name: name, pageCount: pageCount, userMemorySize: userMemorySize,
+      capabilityContainer: capabilityContainer,
+      dynamicLockPage: dynamicLockPage, dynamicLockBitCount: dynamicLockBitCount,
+      pagesLockedPerBit: pagesLockedPerBit,
+      configurationPage: configurationPage, configurationPageCount: configurationPageCount,
+      lockControl: lockControl,
+      configurationDefaults: configurationDefaults, version: [])
+  }
+
+  /// Creates a variant with its GET_VERSION answer (`version`, 8 bytes; see ``NtagVersion``).
+  public init(
+    name: String, pageCount: Int, userMemorySize: Int, capabilityContainer: Type2CapabilityContainer,
+    dynamicLockPage: Int?, dynamicLockBitCount: Int, pagesLockedPerBit: Int,
+    configurationPage: Int?, configurationPageCount: Int, lockControl: TagLockControl?,
+    configurationDefaults: [UInt8], version: [UInt8]
   ) {
     self.name = name
     self.pageCount = pageCount
@@ -45,6 +65,7 @@ public struct Type2TagVariant: Sendable, Hashable {
     self.configurationPageCount = configurationPageCount
     self.lockControl = lockControl
     self.configurationDefaults = configurationDefaults
+    self.version = version
   }
 
   /// NTAG21x CFG0 (MIRROR, RFUI, MIRROR_PAGE, AUTH0 = 0xFF), CFG1 (ACCESS, RFUI...), PWD,
@@ -83,7 +104,8 @@ public struct Type2TagVariant: Sendable, Hashable {
     capabilityContainer: .init(size: 0x06),
     dynamicLockPage: nil, dynamicLockBitCount: 0, pagesLockedPerBit: 0,
     configurationPage: 16, configurationPageCount: 4, lockControl: nil,
-    configurationDefaults: ev1Configuration)
+    configurationDefaults: ev1Configuration,
+    version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03])
   /// MIFARE Ultralight EV1 MF0UL21: 41 pages, 128 bytes, dynamic lock in page 36,
   /// configuration in pages 37-40; no Lock Control TLV (default layout).
   public static let ultralightEV1MF0UL21 = Type2TagVariant(
@@ -91,13 +113,15 @@ public struct Type2TagVariant: Sendable, Hashable {
     capabilityContainer: .init(size: 0x10),
     dynamicLockPage: 36, dynamicLockBitCount: 10, pagesLockedPerBit: 2,
     configurationPage: 37, configurationPageCount: 4, lockControl: nil,
-    configurationDefaults: ev1Configuration)
+    configurationDefaults: ev1Configuration,
+    version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0E, 0x03])
   /// NTAG210: 20 pages, 48 bytes, configuration in pages 16-19.
   public static let ntag210 = Type2TagVariant(
     name: "NTAG210", pageCount: 20, userMemorySize: 48, capabilityContainer: .init(size: 0x06),
     dynamicLockPage: nil, dynamicLockBitCount: 0, pagesLockedPerBit: 0,
     configurationPage: 16, configurationPageCount: 4, lockControl: nil,
-    configurationDefaults: ntagConfiguration)
+    configurationDefaults: ntagConfiguration,
+    version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0B, 0x03])
   /// NTAG212: 41 pages, 128 bytes, dynamic lock in page 36, configuration in pages 37-40;
   /// ships with a Lock Control TLV.
   public static let ntag212 = Type2TagVariant(
@@ -105,7 +129,8 @@ public struct Type2TagVariant: Sendable, Hashable {
     dynamicLockPage: 36, dynamicLockBitCount: 10, pagesLockedPerBit: 2,
     configurationPage: 37, configurationPageCount: 4,
     lockControl: TagLockControl(position: 0x90, size: 0x0A, pageControl: 0x34),
-    configurationDefaults: ntagConfiguration)
+    configurationDefaults: ntagConfiguration,
+    version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0E, 0x03])
   /// NTAG213: 45 pages, 144 bytes, dynamic lock in page 40, configuration in pages 41-44;
   /// ships with a Lock Control TLV.
   public static let ntag213 = Type2TagVariant(
@@ -113,21 +138,24 @@ public struct Type2TagVariant: Sendable, Hashable {
     dynamicLockPage: 40, dynamicLockBitCount: 12, pagesLockedPerBit: 2,
     configurationPage: 41, configurationPageCount: 4,
     lockControl: TagLockControl(position: 0xA0, size: 0x0C, pageControl: 0x34),
-    configurationDefaults: ntagConfiguration)
+    configurationDefaults: ntagConfiguration,
+    version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03])
   /// NTAG215: 135 pages, 504 bytes user memory (CC: 496), dynamic lock in page 130, configuration in pages
   /// 131-134; no Lock Control TLV.
   public static let ntag215 = Type2TagVariant(
     name: "NTAG215", pageCount: 135, userMemorySize: 504, capabilityContainer: .init(size: 0x3E),
     dynamicLockPage: 130, dynamicLockBitCount: 8, pagesLockedPerBit: 16,
     configurationPage: 131, configurationPageCount: 4, lockControl: nil,
-    configurationDefaults: ntagConfiguration)
+    configurationDefaults: ntagConfiguration,
+    version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03])
   /// NTAG216: 231 pages, 888 bytes user memory (CC: 872), dynamic lock in page 226, configuration in pages
   /// 227-230; no Lock Control TLV.
   public static let ntag216 = Type2TagVariant(
     name: "NTAG216", pageCount: 231, userMemorySize: 888, capabilityContainer: .init(size: 0x6D),
     dynamicLockPage: 226, dynamicLockBitCount: 14, pagesLockedPerBit: 16,
     configurationPage: 227, configurationPageCount: 4, lockControl: nil,
-    configurationDefaults: ntagConfiguration)
+    configurationDefaults: ntagConfiguration,
+    version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03])
 
   /// Every variant in the table.
   public static let all: [Type2TagVariant] = [

@@ -6,6 +6,7 @@ import NDEF
 import NFCReader
 import NFCReaderPCSC
 import NFCWire
+import PCSCControl
 
 /// `tapwire-nfc pcsc list|atr|apdu|script` and `tapwire-nfc dump --pcsc READER`: the same
 /// APDU exchanger, Type 4 NDEF procedure and script runner as the libnfc commands, over
@@ -201,6 +202,7 @@ enum PCSCCommands {
       "historical  \(atr.historicalBytes.isEmpty ? "none" : Hex.string(atr.historicalBytes))\(text)")
     lines.append(
       "TCK         " + (atr.checkCharacter.map { "\(Hex.string([$0])) (checked)" } ?? "absent (T=0 only)"))
+    lines += storageCardLines(bytes)
     return lines.joined(separator: "\n")
   }
 
@@ -217,8 +219,59 @@ enum PCSCCommands {
       ("protocols", .array(atr.protocols.map { .int(Int($0)) })),
       ("historicalBytes", .string(Hex.string(atr.historicalBytes))),
       ("tck", JSON(atr.checkCharacter.map { Hex.string([$0]) })),
+      ("storageCard", storageCardJSON(bytes)),
     ])
     return result.serialized(.spaced)
+  }
+
+  /// The PC/SC Part 3 storage-card reading of an ATR (§3.1.3.2.3): `nil` when the ATR does
+  /// not start with the storage-card bytes, else the decoded ATR or why it does not decode.
+  static func storageCard(_ bytes: [UInt8]) -> Result<StorageCardATR, PCSCControlError>? {
+    guard StorageCardATR.hasStorageCardPrefix(bytes) else { return nil }
+    do throws(PCSCControlError) { return .success(try StorageCardATR(parsing: bytes)) } catch {
+      return .failure(error)
+    }
+  }
+
+  /// `card        MIFARE Classic 1K (NN 0001)` and `standard    ISO/IEC 14443 A part 3 (SS 03)`
+  /// for a storage-card ATR; nothing for another ATR.
+  static func storageCardLines(_ bytes: [UInt8]) -> [String] {
+    switch storageCard(bytes) {
+    case nil: return []
+    case .failure(let error):
+      return ["card        storage-card ATR that does not decode: \(error.code) at \(error.offset)"]
+    case .success(let storage):
+      let code = Hex.string([UInt8(storage.cardName.rawValue >> 8), UInt8(storage.cardName.rawValue & 0xFF)])
+      let standard = Hex.string([storage.standard.rawValue])
+      return [
+        "card        \(storage.cardName.name ?? "unknown storage card") (NN \(code))",
+        "standard    \(storage.standard.label ?? "unknown") (SS \(standard))",
+      ]
+    }
+  }
+
+  /// `{"cardName": "MIFARE Classic 1K", "nameCode": "0001", "standard": "ISO/IEC 14443 A
+  /// part 3", "standardCode": "03"}`, an `error` object for a storage-card ATR that does not
+  /// decode, `null` for another ATR.
+  static func storageCardJSON(_ bytes: [UInt8]) -> JSON {
+    switch storageCard(bytes) {
+    case nil: return .null
+    case .failure(let error):
+      return .object([
+        ("error", .object([("code", .string(error.code.name)), ("offset", .int(error.offset))]))
+      ])
+    case .success(let storage):
+      return .object([
+        ("cardName", JSON(storage.cardName.name)),
+        (
+          "nameCode",
+          .string(
+            Hex.string([UInt8(storage.cardName.rawValue >> 8), UInt8(storage.cardName.rawValue & 0xFF)]))
+        ),
+        ("standard", JSON(storage.standard.label)),
+        ("standardCode", .string(Hex.string([storage.standard.rawValue]))),
+      ])
+    }
   }
 
   /// One line on standard error naming the card: `card in READER, ATR ..., T=1`.

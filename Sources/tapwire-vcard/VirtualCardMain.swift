@@ -18,6 +18,9 @@ import NFCWire
 ///                              leaves (the socket closes) on the (N+1)th APDU
 ///     insert gp-cm [N]         the same with card content management        -> inserted
 ///                              (CardContent: INSTALL, STORE DATA, GET STATUS)
+///     insert atr HEX           a card presenting the ATR HEX (2-33 bytes)    -> inserted
+///                              that answers 6A81 to every APDU (a storage-card ATR
+///                              for `tapwire pcsc atr`; no memory behind it yet)
 ///     remove                   the card leaves                               -> removed
 ///     stored                   the NDEF file of the last Type 4 tag, in the  -> stored NLEN HEX
 ///                              field or gone: NLEN and the message it covers
@@ -40,6 +43,8 @@ struct VirtualCardMain {
   enum Card {
     case ndef(Type4TagSimulator)
     case globalPlatform(GlobalPlatformLikeCard)
+    /// Only an ATR: every APDU gets 6A81 (function not supported).
+    case atrOnly
   }
 
   static func main() {
@@ -122,6 +127,11 @@ struct VirtualCardServer {
         card = .globalPlatform(gp)
         atr = VirtualCardMain.globalPlatformATR
         leaveAfter = words.count == 3 ? Int(words[2]) : nil
+      } else if words[1] == "atr", words.count == 3, let bytes = Hex.bytes(words[2]),
+        (2...33).contains(bytes.count)
+      {
+        card = .atrOnly
+        atr = bytes
       } else {
         answer("error unknown card")
         return
@@ -235,6 +245,8 @@ struct VirtualCardServer {
       let reply = gp.respond(to: payload)
       card = .globalPlatform(gp)
       send(reply)
+    case .atrOnly:
+      send([0x6A, 0x81])
     case nil:
       send([0x6F, 0x00])
     }

@@ -20,6 +20,7 @@ struct CorpusReplayTests {
     "discovery": ReaderDiscoveryOracle.check, "pn532": PN532FrameOracle.check,
     "atr": AnswerToResetOracle.check,
     "pcsccontrol": PCSCControlOracle.check,
+    "storagecard": StorageCardOracle.check,
     "admin": AdminSessionOracle.check,
     "connection": ReaderConnectionOracle.check,
     "securechannel": SecureChannelOracle.check,

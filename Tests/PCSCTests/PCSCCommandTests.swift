@@ -78,6 +78,31 @@ extension PCSCTransportTests {
     #expect(human.stdout.contains("TCK         b7 (checked)"))
   }
 
+  /// A storage-card ATR (PC/SC Part 3 §3.1.3.2.3) from the virtual card: the card is named
+  /// from NN NN, the standard from SS.
+  @Test func cliNamesAStorageCardFromItsATR() async throws {
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    let classic: [UInt8] = [
+      0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x01, 0x00, 0x00,
+      0x00, 0x00,
+      0x6A,
+    ]
+    try stack.insertATR(classic)
+    let atr = try Self.tapwire(["pcsc", "atr", "--reader", PCSCStack.reader, "--timeout", "60", "--json"])
+    #expect(atr.status == 0, "\(atr.stderr)")
+    let object = try Self.object(atr.stdout)
+    #expect(object["atr"] as? String == "3b8f8001804f0ca000000306030001000000006a")
+    let storage = try #require(object["storageCard"] as? [String: Any])
+    #expect(storage["cardName"] as? String == "MIFARE Classic 1K")
+    #expect(storage["nameCode"] as? String == "0001")
+    #expect(storage["standard"] as? String == "ISO/IEC 14443 A part 3")
+    #expect(storage["standardCode"] as? String == "03")
+    let human = try Self.tapwire(["pcsc", "atr", "--timeout", "60"])
+    #expect(human.stdout.contains("card        MIFARE Classic 1K (NN 0001)"))
+    #expect(human.stdout.contains("standard    ISO/IEC 14443 A part 3 (SS 03)"))
+  }
+
   @Test func cliRunsAScriptAndNamesTheFailedStep() async throws {
     let stack = try await PCSCStack()
     defer { stack.stop() }

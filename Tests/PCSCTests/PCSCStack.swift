@@ -152,6 +152,12 @@ final class PCSCStack {
     guard answer == "inserted" else { throw DaemonStackError(answer) }
   }
 
+  /// `insert atr HEX`: a card that presents `atr` and answers 6A81 to every APDU.
+  func insertATR(_ atr: [UInt8]) throws {
+    let answer = try send("insert atr " + atr.map { String(format: "%02x", $0) }.joined())
+    guard answer == "inserted" else { throw DaemonStackError(answer) }
+  }
+
   /// One line of the card process's output (blocking read with a deadline).
   func line(timeout: Duration) throws -> String { try namespace.line(timeout: timeout) }
 

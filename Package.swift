@@ -27,6 +27,8 @@ let package = Package(
     .library(name: "RemoteManagementHTTP", targets: ["RemoteManagementHTTP"]),
     .library(name: "ReaderConnection", targets: ["ReaderConnection"]),
     .library(name: "BlueZ", targets: ["BlueZ"]),
+    .library(name: "JavaCardCAP", targets: ["JavaCardCAP"]),
+    .library(name: "ZlibInflate", targets: ["ZlibInflate"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -85,6 +87,16 @@ let package = Package(
     .target(
       name: "BlueZ", dependencies: ["CDBus", "BLEAdvertising", "ReaderConnection"],
       swiftSettings: swiftSettings),
+    // Java Card CAP files (ZIP reader, components, the GlobalPlatform load file data block);
+    // standard library only, inflate injected (sans-IO, Embedded-clean).
+    .target(name: "JavaCardCAP", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // zlib 1.2 (Debian zlib1g-dev), without pkg-config for the same reason as CLibNFC: its module
+    // map links libz and its shim names the package when the header is missing.
+    .systemLibrary(name: "CZlib"),
+    // Raw DEFLATE (RFC 1951) for CAP files' deflated ZIP entries; the only module that calls zlib.
+    .target(
+      name: "ZlibInflate", dependencies: ["CZlib", "JavaCardCAP"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The JSON writer both executables print with (not a product).
@@ -116,7 +128,7 @@ let package = Package(
       name: "FuzzOracles",
       dependencies: [
         "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
-        "ReaderConnection",
+        "ReaderConnection", "JavaCardCAP", "ZlibInflate",
       ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
@@ -172,6 +184,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzPCSCControl", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzPCSCControl",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzCAPFile", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCAPFile",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.
@@ -221,6 +236,9 @@ let package = Package(
       name: "BlueZTests",
       dependencies: ["BlueZ", "BLEAdvertising", "ReaderConnection", "tapwire", "tapwire-nfc", "DaemonStack"],
       exclude: ["bluez_mock.py", "bleak_scan.py"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "JavaCardCAPTests", dependencies: ["JavaCardCAP", "ZlibInflate", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(

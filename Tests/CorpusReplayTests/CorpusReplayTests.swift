@@ -22,6 +22,7 @@ struct CorpusReplayTests {
     "pcsccontrol": PCSCControlOracle.check,
     "admin": AdminSessionOracle.check,
     "connection": ReaderConnectionOracle.check,
+    "cap": CAPFileOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

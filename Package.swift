@@ -106,7 +106,9 @@ let package = Package(
     // The command-line tool.
     .executableTarget(
       name: "tapwire",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate",
+      ],
       swiftSettings: swiftSettings),
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.

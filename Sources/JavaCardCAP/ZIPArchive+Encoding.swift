@@ -11,7 +11,7 @@ extension ZIPArchive {
     var out: [UInt8] = []
     var central: [UInt8] = []
     for (name, data) in files {
-      guard name.count <= 0xFFFF, data.count < 0xFFFF_FFFF, out.count < 0xFFFF_FFFF else { return nil }
+      guard name.count <= 0xFFFF, fitsUInt32(data.count), fitsUInt32(out.count) else { return nil }
       let crc = CRC32.checksum(data)
       let offset = out.count
       // Local file header (§4.3.7).
@@ -20,7 +20,7 @@ extension ZIPArchive {
       appendLE(&out, 0, 2)  // flags
       appendLE(&out, 0, 2)  // method: stored
       appendLE(&out, 0, 4)  // time, date
-      appendLE(&out, Int(crc), 4)
+      appendLE(&out, crc, 4)
       appendLE(&out, data.count, 4)
       appendLE(&out, data.count, 4)
       appendLE(&out, name.count, 2)
@@ -34,7 +34,7 @@ extension ZIPArchive {
       appendLE(&central, 0, 2)
       appendLE(&central, 0, 2)
       appendLE(&central, 0, 4)
-      appendLE(&central, Int(crc), 4)
+      appendLE(&central, crc, 4)
       appendLE(&central, data.count, 4)
       appendLE(&central, data.count, 4)
       appendLE(&central, name.count, 2)
@@ -46,7 +46,7 @@ extension ZIPArchive {
       appendLE(&central, offset, 4)
       central += name
     }
-    guard out.count < 0xFFFF_FFFF, central.count < 0xFFFF_FFFF else { return nil }
+    guard fitsUInt32(out.count), fitsUInt32(central.count) else { return nil }
     let centralOffset = out.count
     out += central
     // End of central directory record (§4.3.16).
@@ -61,7 +61,13 @@ extension ZIPArchive {
     return out
   }
 
-  private static func appendLE(_ bytes: inout [UInt8], _ value: Int, _ width: Int) {
+  /// Whether `value` fits a 32-bit ZIP field without being the ZIP64 marker FFFFFFFF.
+  private static func fitsUInt32(_ value: Int) -> Bool {
+    guard let narrow = UInt32(exactly: value) else { return false }
+    return narrow != UInt32.max
+  }
+
+  private static func appendLE<Value: BinaryInteger>(_ bytes: inout [UInt8], _ value: Value, _ width: Int) {
     for index in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
   }
 }

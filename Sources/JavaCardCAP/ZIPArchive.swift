@@ -91,8 +91,11 @@ public struct ZIPArchive: Sendable, Hashable {
     guard Int(totalEntries) <= options.maximumEntryCount else {
       throw CAPFileError(.tooManyEntries, offset: endOffset + 10)
     }
-    let start = Int(centralOffset)
-    let (end, overflow) = start.addingReportingOverflow(Int(centralSize))
+    // Int(exactly:) fails only where Int is 32 bits wide.
+    guard let start = Int(exactly: centralOffset), let size = Int(exactly: centralSize) else {
+      throw CAPFileError(.centralDirectoryOutOfBounds, offset: endOffset + 12)
+    }
+    let (end, overflow) = start.addingReportingOverflow(size)
     guard !overflow, end <= endOffset else { throw CAPFileError(.centralDirectoryOutOfBounds, offset: endOffset + 12) }
     self.centralDirectoryOffset = start
 
@@ -127,6 +130,15 @@ public struct ZIPArchive: Sendable, Hashable {
         throw CAPFileError(.zip64NotSupported, offset: diskStart == 0xFFFF ? position + 34 : position + 42)
       }
       guard diskStart == 0 else { throw CAPFileError(.multipleDisksNotSupported, offset: position + 34) }
+      guard let compressed = Int(exactly: compressedSize) else {
+        throw CAPFileError(.entryDataExceedsInput, offset: position + 20)
+      }
+      guard let uncompressed = Int(exactly: uncompressedSize) else {
+        throw CAPFileError(.entryTooLarge, offset: position + 24)
+      }
+      guard let local = Int(exactly: localOffset) else {
+        throw CAPFileError(.truncatedLocalHeader, offset: position + 42)
+      }
       var field = position + Self.centralHeaderSize
       guard end - field >= nameLength else { throw CAPFileError(.nameExceedsInput, offset: position + 28) }
       let name = Array(bytes[field..<(field + nameLength)])
@@ -136,8 +148,8 @@ public struct ZIPArchive: Sendable, Hashable {
       guard end - field >= commentLength else { throw CAPFileError(.commentExceedsInput, offset: position + 32) }
       entries.append(
         ZIPEntry(
-          name: name, flags: flags, method: method, crc32: crc, compressedSize: Int(compressedSize),
-          uncompressedSize: Int(uncompressedSize), localHeaderOffset: Int(localOffset),
+          name: name, flags: flags, method: method, crc32: crc, compressedSize: compressed,
+          uncompressedSize: uncompressed, localHeaderOffset: local,
           centralHeaderOffset: position))
       position = field + commentLength
     }
@@ -206,10 +218,10 @@ public struct ZIPArchive: Sendable, Hashable {
     }
     if !descriptor {
       guard crc == entry.crc32 else { throw CAPFileError(.localHeaderMismatch, offset: local + 14) }
-      guard Int(compressedSize) == entry.compressedSize else {
+      guard Int(exactly: compressedSize) == entry.compressedSize else {
         throw CAPFileError(.localHeaderMismatch, offset: local + 18)
       }
-      guard Int(uncompressedSize) == entry.uncompressedSize else {
+      guard Int(exactly: uncompressedSize) == entry.uncompressedSize else {
         throw CAPFileError(.localHeaderMismatch, offset: local + 22)
       }
     }
@@ -261,10 +273,10 @@ public struct ZIPArchive: Sendable, Hashable {
       }
     }
     guard first == entry.crc32 else { throw CAPFileError(.dataDescriptorMismatch, offset: fields) }
-    guard Int(reader.readUInt32LE() ?? 0) == entry.compressedSize else {
+    guard reader.readUInt32LE().flatMap({ Int(exactly: $0) }) == entry.compressedSize else {
       throw CAPFileError(.dataDescriptorMismatch, offset: fields + 4)
     }
-    guard Int(reader.readUInt32LE() ?? 0) == entry.uncompressedSize else {
+    guard reader.readUInt32LE().flatMap({ Int(exactly: $0) }) == entry.uncompressedSize else {
       throw CAPFileError(.dataDescriptorMismatch, offset: fields + 8)
     }
   }

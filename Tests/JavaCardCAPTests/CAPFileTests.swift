@@ -141,3 +141,28 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
     #expect(ZlibRawInflater().inflate([0xFF, 0xFF], maximumCount: 10) == .invalidData)
   }
 }
+
+@Suite struct CAPRoundTripTests {
+  /// Read, re-encode as a stored ZIP, read again: the same CAP. Python's zipfile checks the
+  /// encoded archive (testzip: every CRC-32) and lists the same files.
+  @Test(arguments: [(["--method", "deflated", "--descriptors"], 31), (["--method", "mixed", "--format", "2.1"], 32)])
+  func roundTrip(options: [String], seed: Int) throws {
+    let (bytes, _) = try pythonCAP(options, seed: seed)
+    let cap = try CAPFile(parsing: bytes, inflater: ZlibRawInflater())
+    let encoded = try #require(cap.encodedZIP())
+    let again = try CAPFile(parsing: encoded, inflater: ZlibRawInflater())
+    #expect(again == cap)
+    let listing = try python(
+      ["-c", "import io,sys,zipfile; z=zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read())); "
+        + "assert z.testzip() is None; print('\\n'.join(f'{i.filename} {i.file_size}' for i in z.infolist()))"],
+      input: encoded)
+    let expected = cap.components.map { "\(String(decoding: $0.entryName, as: UTF8.self)) \($0.bytes.count)" }
+    #expect(String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init) == expected)
+  }
+
+  @Test func encoderRefusesWhatNeedsZIP64() {
+    #expect(ZIPArchive.encodeStored([(name: [UInt8](repeating: 0x61, count: 0x1_0000), data: [])]) == nil)
+    #expect(ZIPArchive.encodeStored([]) == [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18))
+    #expect((try? ZIPArchive(parsing: ZIPArchive.encodeStored([])!))?.entries.isEmpty == true)
+  }
+}

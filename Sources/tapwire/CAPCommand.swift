@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import ISO7816
+import JSONOutput
+import JavaCardCAP
+import NFCWire
+import ZlibInflate
+
+/// `tapwire cap info FILE.cap`: what a Java Card CAP file holds and what LOAD would send.
+enum CAPCommand {
+  static let usage = """
+    usage: tapwire cap info [--json] [--block-size N] FILE.cap
+
+    Reads a Java Card CAP file (a ZIP: stored and deflated entries, CRC-32 checked, no ZIP64)
+    and prints its package AID, name and version, its applets and imported packages, the
+    component sizes in load order (Descriptor and Debug are listed but never loaded), and the
+    load file data block LOAD sends (GlobalPlatform Card Specification 2.3 §11.6): its size
+    and how many LOAD blocks it takes.
+
+    exit status: 0 read, 1 the file is not a CAP file this reads (the error code, its offset in
+      the file, or in the component named), 2 bad usage
+
+    options:
+      --json          print JSON as in the Tapwire JSON contract (format "cap")
+      --block-size N  plain bytes per LOAD block (default 223: fits a 255-byte Lc at every
+                      SCP02 and SCP03 security level)
+      -h, --help      show this help
+
+    examples:
+      tapwire cap info Corpus/cap/seeds/stored-1.cap
+      tapwire cap info --json applet.cap
+    """
+
+  static func run(_ arguments: [String]) -> Int32 {
+    var rest = arguments[...]
+    guard let subcommand = rest.popFirst() else { Tapwire.fail("cap needs a subcommand: info") }
+    if ["-h", "--help"].contains(subcommand) {
+      print(usage)
+      return 0
+    }
+    guard subcommand == "info" else { Tapwire.fail("unknown cap subcommand '\(subcommand)' (known: info)") }
+    var json = false
+    var blockSize = GlobalPlatformCommands.defaultLoadBlockSize
+    var path: String?
+    while let word = rest.popFirst() {
+      switch word {
+      case "--json": json = true
+      case "--block-size":
+        guard let value = rest.popFirst().flatMap({ Int($0) }), (1...255).contains(value) else {
+          Tapwire.fail("--block-size needs a number from 1 to 255")
+        }
+        blockSize = value
+      case "-h", "--help":
+        print(usage)
+        return 0
+      default:
+        if word.hasPrefix("-") { ReaderCommands.failUnknownOption(word, among: ["--json", "--block-size"]) }
+        guard path == nil else { Tapwire.fail("cap info takes one FILE") }
+        path = word
+      }
+    }
+    guard let path else { Tapwire.fail("cap info needs a FILE.cap") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      FileHandle.standardError.write(Data("tapwire: cannot read \(path)\n".utf8))
+      return 1
+    }
+    let cap: CAPFile
+    do { cap = try CAPFile(parsing: [UInt8](data), inflater: ZlibRawInflater()) } catch {
+      let place = error.component.map { "offset \(error.offset) in the \($0.name) component" } ?? "offset \(error.offset)"
+      if json {
+        var fields: [(String, JSON)] = [("code", .string(error.code.description)), ("offset", .int(error.offset))]
+        if let component = error.component { fields.append(("component", .string(component.name))) }
+        fields.append(("message", .string("\(error.code) at \(place)")))
+        print(
+          JSON.object([("ok", .bool(false)), ("format", .string("cap")), ("error", .object(fields))])
+            .serialized(.spaced))
+      } else {
+        FileHandle.standardError.write(Data("tapwire: \(path): \(error.code) at \(place)\n".utf8))
+      }
+      return 1
+    }
+    let block = cap.loadFileDataBlock
+    let loadFileSize = cap.loadFile.count
+    let blocks = (loadFileSize + blockSize - 1) / blockSize
+    let header = cap.header
+    let name = header.packageName.map { String(decoding: $0, as: UTF8.self) }
+    if json {
+      let components: [JSON] = cap.components.map { component in
+        .object([
+          ("name", .string(component.tag.name)), ("tag", .int(Int(component.tag.rawValue))),
+          ("size", .int(component.bytes.count)),
+          ("loaded", .bool(CAPComponentTag.loadOrder.contains(component.tag))),
+        ])
+      }
+      let object = JSON.object([
+        ("ok", .bool(true)), ("format", .string("cap")),
+        ("formatVersion", .string("\(header.formatMajorVersion).\(header.formatMinorVersion)")),
+        ("packageAID", .string(header.packageAID.hexString)),
+        ("packageVersion", .string("\(header.packageMajorVersion).\(header.packageMinorVersion)")),
+        ("packageName", JSON(name)),
+        ("applets", .array(cap.applets.map { .object([("aid", .string($0.aid.hexString)), ("installMethodOffset", .int(Int($0.installMethodOffset)))]) })),
+        ("imports", .array(cap.imports.map { .object([("aid", .string($0.aid.hexString)), ("version", .string("\($0.majorVersion).\($0.minorVersion)"))]) })),
+        ("components", .array(components)), ("loadFileDataBlockSize", .int(block.count)),
+        ("loadFileSize", .int(loadFileSize)), ("loadBlockSize", .int(blockSize)), ("loadBlocks", .int(blocks)),
+      ])
+      print(object.serialized(.spaced))
+      return 0
+    }
+    var out = "\(path): Java Card CAP format \(header.formatMajorVersion).\(header.formatMinorVersion)\n"
+    out += "package    \(header.packageAID.hexString)  version \(header.packageMajorVersion).\(header.packageMinorVersion)"
+    out += name.map { "  \($0)" } ?? ""
+    out += "\n"
+    for applet in cap.applets { out += "applet     \(applet.aid.hexString)  install method at \(applet.installMethodOffset)\n" }
+    for package in cap.imports { out += "imports    \(package.aid.hexString)  version \(package.majorVersion).\(package.minorVersion)\n" }
+    out += "components (load order)\n"
+    for component in cap.components {
+      let loaded = CAPComponentTag.loadOrder.contains(component.tag) ? "" : "  (not loaded)"
+      out += "  " + component.tag.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+      out += String(repeating: " ", count: max(0, 6 - String(component.bytes.count).count)) + "\(component.bytes.count)\(loaded)\n"
+    }
+    out += "load file data block  \(block.count) bytes; with C4 and its length \(loadFileSize) bytes in "
+    out += counted(blocks, "LOAD block", "LOAD blocks") + " of at most \(blockSize)\n"
+    print(out, terminator: "")
+    return 0
+  }
+}

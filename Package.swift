@@ -107,7 +107,8 @@ let package = Package(
     .executableTarget(
       name: "tapwire",
       dependencies: [
-        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate",
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe", "JavaCardCAP",
+        "ZlibInflate",
       ],
       swiftSettings: swiftSettings),
 

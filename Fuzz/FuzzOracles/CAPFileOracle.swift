@@ -16,7 +16,8 @@ public enum CAPFileOracle {
     let inflater = ZlibRawInflater()
     let archive: ZIPArchive
     do { archive = try ZIPArchive(parsing: input) } catch {
-      try require(error.component == nil && error.offset <= input.count, "ZIP error \(error) outside the input")
+      try require(
+        error.component == nil && error.offset <= input.count, "ZIP error \(error) outside the input")
       return
     }
     for entry in archive.entries.prefix(maximumExtractedEntries) {
@@ -30,7 +31,8 @@ public enum CAPFileOracle {
     }
     let cap: CAPFile
     do { cap = try CAPFile(archive: archive, inflater: inflater) } catch {
-      let inZIP = error.component == nil || error.code == .missingComponent || error.code == .duplicateComponent
+      let inZIP =
+        error.component == nil || error.code == .missingComponent || error.code == .duplicateComponent
       let bound = inZIP ? input.count : archive.options.maximumEntrySize
       try require(error.offset <= bound, "CAP error \(error) outside its input")
       return
@@ -39,7 +41,9 @@ public enum CAPFileOracle {
     var expected: [UInt8] = []
     for tag in order { if let component = cap.component(tag) { expected += component.bytes } }
     try require(cap.loadFileDataBlock == expected, "load file data block not in load order")
-    try require(cap.loadFile.first == 0xC4 && cap.loadFile.suffix(expected.count) == expected[...], "load file is not C4")
+    try require(
+      cap.loadFile.first == 0xC4 && cap.loadFile.suffix(expected.count) == expected[...],
+      "load file is not C4")
     let indices = cap.components.map { order.firstIndex(of: $0.tag) ?? order.count + Int($0.tag.rawValue) }
     try require(indices == indices.sorted() && Set(indices).count == indices.count, "components out of order")
     guard let encoded = cap.encodedZIP() else { throw OracleFailure("a CAP that reads did not encode") }
@@ -47,7 +51,8 @@ public enum CAPFileOracle {
       let again = try CAPFile(parsing: encoded, inflater: inflater)
       try require(again.components == cap.components, "components changed in the round trip")
       try require(again.header == cap.header && again.applets == cap.applets, "header or applets changed")
-      try require(again.imports == cap.imports && again.componentFolder == cap.componentFolder, "imports changed")
+      try require(
+        again.imports == cap.imports && again.componentFolder == cap.componentFolder, "imports changed")
     } catch { throw OracleFailure("re-encoded CAP did not read: \(error)") }
   }
 }

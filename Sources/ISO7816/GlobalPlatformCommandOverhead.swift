@@ -22,7 +22,9 @@ public struct GlobalPlatformCommandOverhead: Sendable, Hashable {
   /// The data field length after wrapping `plainLength` bytes (0 stays unencrypted: an empty
   /// data field is never padded).
   public func wrappedLength(_ plainLength: Int) -> Int {
-    guard let block = encryptionBlockLength, block > 0, plainLength > 0 else { return plainLength + macLength }
+    guard let block = encryptionBlockLength, block > 0, plainLength > 0 else {
+      return plainLength + macLength
+    }
     return (plainLength / block + 1) * block + macLength
   }
 

@@ -81,7 +81,8 @@ public struct GlobalPlatformStatusExplanation: Sendable, Hashable {
         "the load file AID (5 to 16 bytes), the security domain AID (empty or an SD on the card), the hash (length 0 unless the card needs one; SHA-1 or SHA-256 as the SD expects) and the load parameters"
     ),
     .init(
-      command: .installForLoad, statusWord: .conditionsOfUseNotSatisfied, meaning: "conditions of use not satisfied",
+      command: .installForLoad, statusWord: .conditionsOfUseNotSatisfied,
+      meaning: "conditions of use not satisfied",
       check:
         "a load file with this AID is already on the card (DELETE it with related objects first), the card is locked, or the security domain lacks the privilege to load (token or DAP required)"
     ),
@@ -101,13 +102,15 @@ public struct GlobalPlatformStatusExplanation: Sendable, Hashable {
         "the install parameters (C9 with what the applet's install method accepts), the privileges (1 or 3 bytes, none the card refuses such as a second Card Reset / Default Selected), and the AIDs; the applet's install method may also throw this"
     ),
     .init(
-      command: .installForInstall, statusWord: .conditionsOfUseNotSatisfied, meaning: "conditions of use not satisfied",
+      command: .installForInstall, statusWord: .conditionsOfUseNotSatisfied,
+      meaning: "conditions of use not satisfied",
       check:
         "the instance AID is already in use (DELETE the instance first), the load file is not LOADED, or the applet's install method refused (e.g. Java Card API version or a missing imported package on the card)"
     ),
     .init(
       command: .installForInstall, statusWord: .notEnoughMemory, meaning: "not enough memory space",
-      check: "the applet's constructor could not allocate: delete unused instances, or check install parameters that size buffers"
+      check:
+        "the applet's constructor could not allocate: delete unused instances, or check install parameters that size buffers"
     ),
     .init(
       command: .installForInstall, statusWord: .referencedDataNotFound, meaning: "referenced data not found",
@@ -175,7 +178,8 @@ public struct GlobalPlatformStatusExplanation: Sendable, Hashable {
     // SET STATUS (§11.10.3.2).
     .init(
       command: .setStatus, statusWord: .incorrectData, meaning: "incorrect values in command data",
-      check: "the AID, or a state transition the specification does not allow (e.g. unlocking what is not locked)"),
+      check:
+        "the AID, or a state transition the specification does not allow (e.g. unlocking what is not locked)"),
     .init(
       command: .setStatus, statusWord: .referencedDataNotFound, meaning: "referenced data not found",
       check: "no application or security domain with this AID"),
@@ -184,7 +188,8 @@ public struct GlobalPlatformStatusExplanation: Sendable, Hashable {
       command: .select, statusWord: .fileNotFound, meaning: "selected application or file not found",
       check: "no selectable application with this AID (it may be LOCKED or only INSTALLED)"),
     .init(
-      command: .select, statusWord: .functionNotSupported, meaning: "function not supported, e.g. card life cycle state is CARD_LOCKED",
+      command: .select, statusWord: .functionNotSupported,
+      meaning: "function not supported, e.g. card life cycle state is CARD_LOCKED",
       check: "the card is locked: only the ISD can be selected"),
     .init(
       command: .select, statusWord: .selectedFileDeactivated, meaning: "card life cycle state is CARD_LOCKED",
@@ -200,7 +205,8 @@ public struct GlobalPlatformStatusExplanation: Sendable, Hashable {
       check: "the card or the object is in a life cycle state that forbids the command (locked, terminated)"),
     .init(
       command: nil, statusWord: .incorrectParameters, meaning: "incorrect P1 P2",
-      check: "P1/P2 the card does not support for this command (e.g. a GET STATUS subset or INSTALL combination)"),
+      check:
+        "P1/P2 the card does not support for this command (e.g. a GET STATUS subset or INSTALL combination)"),
     .init(
       command: nil, statusWord: .wrongLength, meaning: "wrong length in Lc",
       check: "Lc and the data disagree, or the wrapped data is longer than the card accepts"),
@@ -208,7 +214,8 @@ public struct GlobalPlatformStatusExplanation: Sendable, Hashable {
       command: nil, statusWord: .executionError, meaning: "no specific diagnosis",
       check: "the card failed without saying why: list the card, then retry once"),
     .init(
-      command: nil, statusWord: .logicalChannelNotSupported, meaning: "logical channel not supported or not active",
+      command: nil, statusWord: .logicalChannelNotSupported,
+      meaning: "logical channel not supported or not active",
       check: "the class byte names a channel the card has not opened"),
     .init(
       command: nil, statusWord: .instructionNotSupported, meaning: "invalid instruction",

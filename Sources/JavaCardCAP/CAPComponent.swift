@@ -15,8 +15,12 @@ public struct CAPComponent: Sendable, Hashable {
   ///   (fewer than 3 bytes), ``CAPFileError/Code/componentTagMismatch`` (offset 0),
   ///   ``CAPFileError/Code/componentSizeMismatch`` (offset 1).
   public init(tag: CAPComponentTag, bytes: [UInt8], entryName: [UInt8] = []) throws(CAPFileError) {
-    guard bytes.count >= 3 else { throw CAPFileError(.truncatedComponent, offset: bytes.count, component: tag) }
-    guard bytes[0] == tag.rawValue else { throw CAPFileError(.componentTagMismatch, offset: 0, component: tag) }
+    guard bytes.count >= 3 else {
+      throw CAPFileError(.truncatedComponent, offset: bytes.count, component: tag)
+    }
+    guard bytes[0] == tag.rawValue else {
+      throw CAPFileError(.componentTagMismatch, offset: 0, component: tag)
+    }
     guard Int(bytes[1]) << 8 | Int(bytes[2]) == bytes.count - 3 else {
       throw CAPFileError(.componentSizeMismatch, offset: 1, component: tag)
     }

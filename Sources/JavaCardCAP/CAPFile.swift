@@ -147,7 +147,8 @@ public struct CAPFile: Sendable, Hashable {
     cla: CommandClass = .globalPlatform
   ) throws(APDUError) -> CommandAPDU {
     try GlobalPlatformCommands.installForLoad(
-      loadFile: header.packageAID, securityDomain: securityDomain, hash: hash, parameters: parameters, cla: cla)
+      loadFile: header.packageAID, securityDomain: securityDomain, hash: hash, parameters: parameters,
+      cla: cla)
   }
 
   /// The LOAD commands for this package (GPCS §11.6): ``loadFileDataBlock`` in `C4` split

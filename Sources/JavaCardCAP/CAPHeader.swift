@@ -84,7 +84,8 @@ public struct CAPPackageReference: Sendable, Hashable {
     for _ in 0..<count {
       let minor = try cursor.readUInt8()
       let major = try cursor.readUInt8()
-      packages.append(CAPPackageReference(minorVersion: minor, majorVersion: major, aid: try cursor.readAID()))
+      packages.append(
+        CAPPackageReference(minorVersion: minor, majorVersion: major, aid: try cursor.readAID()))
     }
     try cursor.finish()
     return packages
@@ -136,7 +137,9 @@ struct ComponentCursor {
   }
 
   mutating func readUInt8() throws(CAPFileError) -> UInt8 {
-    guard offset < bytes.count else { throw CAPFileError(.truncatedComponent, offset: offset, component: tag) }
+    guard offset < bytes.count else {
+      throw CAPFileError(.truncatedComponent, offset: offset, component: tag)
+    }
     defer { offset += 1 }
     return bytes[offset]
   }
@@ -173,6 +176,8 @@ struct ComponentCursor {
   }
 
   func finish() throws(CAPFileError) {
-    guard offset == bytes.count else { throw CAPFileError(.trailingComponentData, offset: offset, component: tag) }
+    guard offset == bytes.count else {
+      throw CAPFileError(.trailingComponentData, offset: offset, component: tag)
+    }
   }
 }

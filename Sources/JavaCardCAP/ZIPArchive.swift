@@ -55,7 +55,8 @@ public struct ZIPArchive: Sendable, Hashable {
       while candidate >= lowest {
         _ = reader.move(to: candidate)
         if reader.readUInt32LE() == Self.endRecordSignature, reader.skip(16),
-          let commentLength = reader.readUInt16LE(), Int(commentLength) == count - candidate - Self.endRecordSize
+          let commentLength = reader.readUInt16LE(),
+          Int(commentLength) == count - candidate - Self.endRecordSize
         {
           endOffset = candidate
           break
@@ -87,7 +88,9 @@ public struct ZIPArchive: Sendable, Hashable {
     if centralOffset == 0xFFFF_FFFF { throw CAPFileError(.zip64NotSupported, offset: endOffset + 16) }
     guard disk == 0 else { throw CAPFileError(.multipleDisksNotSupported, offset: endOffset + 4) }
     guard centralDisk == 0 else { throw CAPFileError(.multipleDisksNotSupported, offset: endOffset + 6) }
-    guard entriesOnDisk == totalEntries else { throw CAPFileError(.entryCountMismatch, offset: endOffset + 8) }
+    guard entriesOnDisk == totalEntries else {
+      throw CAPFileError(.entryCountMismatch, offset: endOffset + 8)
+    }
     guard Int(totalEntries) <= options.maximumEntryCount else {
       throw CAPFileError(.tooManyEntries, offset: endOffset + 10)
     }
@@ -96,7 +99,9 @@ public struct ZIPArchive: Sendable, Hashable {
       throw CAPFileError(.centralDirectoryOutOfBounds, offset: endOffset + 12)
     }
     let (end, overflow) = start.addingReportingOverflow(size)
-    guard !overflow, end <= endOffset else { throw CAPFileError(.centralDirectoryOutOfBounds, offset: endOffset + 12) }
+    guard !overflow, end <= endOffset else {
+      throw CAPFileError(.centralDirectoryOutOfBounds, offset: endOffset + 12)
+    }
     self.centralDirectoryOffset = start
 
     var entries: [ZIPEntry] = []
@@ -143,9 +148,13 @@ public struct ZIPArchive: Sendable, Hashable {
       guard end - field >= nameLength else { throw CAPFileError(.nameExceedsInput, offset: position + 28) }
       let name = Array(bytes[field..<(field + nameLength)])
       field += nameLength
-      guard end - field >= extraLength else { throw CAPFileError(.extraFieldExceedsInput, offset: position + 30) }
+      guard end - field >= extraLength else {
+        throw CAPFileError(.extraFieldExceedsInput, offset: position + 30)
+      }
       field += extraLength
-      guard end - field >= commentLength else { throw CAPFileError(.commentExceedsInput, offset: position + 32) }
+      guard end - field >= commentLength else {
+        throw CAPFileError(.commentExceedsInput, offset: position + 32)
+      }
       entries.append(
         ZIPEntry(
           name: name, flags: flags, method: method, crc32: crc, compressedSize: compressed,
@@ -174,7 +183,9 @@ public struct ZIPArchive: Sendable, Hashable {
     -> [UInt8]
   {
     let central = entry.centralHeaderOffset
-    guard entry.flags & ZIPEntry.encryptionFlags == 0 else { throw CAPFileError(.encryptedEntry, offset: central + 8) }
+    guard entry.flags & ZIPEntry.encryptionFlags == 0 else {
+      throw CAPFileError(.encryptedEntry, offset: central + 8)
+    }
     guard entry.method == ZIPEntry.stored || entry.method == ZIPEntry.deflated else {
       throw CAPFileError(.unsupportedCompressionMethod, offset: central + 10)
     }

@@ -66,9 +66,13 @@ enum CAPCommand {
     }
     let cap: CAPFile
     do { cap = try CAPFile(parsing: [UInt8](data), inflater: ZlibRawInflater()) } catch {
-      let place = error.component.map { "offset \(error.offset) in the \($0.name) component" } ?? "offset \(error.offset)"
+      let place =
+        error.component.map { "offset \(error.offset) in the \($0.name) component" }
+        ?? "offset \(error.offset)"
       if json {
-        var fields: [(String, JSON)] = [("code", .string(error.code.description)), ("offset", .int(error.offset))]
+        var fields: [(String, JSON)] = [
+          ("code", .string(error.code.description)), ("offset", .int(error.offset)),
+        ]
         if let component = error.component { fields.append(("component", .string(component.name))) }
         fields.append(("message", .string("\(error.code) at \(place)")))
         print(
@@ -98,25 +102,51 @@ enum CAPCommand {
         ("packageAID", .string(header.packageAID.hexString)),
         ("packageVersion", .string("\(header.packageMajorVersion).\(header.packageMinorVersion)")),
         ("packageName", JSON(name)),
-        ("applets", .array(cap.applets.map { .object([("aid", .string($0.aid.hexString)), ("installMethodOffset", .int(Int($0.installMethodOffset)))]) })),
-        ("imports", .array(cap.imports.map { .object([("aid", .string($0.aid.hexString)), ("version", .string("\($0.majorVersion).\($0.minorVersion)"))]) })),
+        (
+          "applets",
+          .array(
+            cap.applets.map {
+              .object([
+                ("aid", .string($0.aid.hexString)),
+                ("installMethodOffset", .int(Int($0.installMethodOffset))),
+              ])
+            })
+        ),
+        (
+          "imports",
+          .array(
+            cap.imports.map {
+              .object([
+                ("aid", .string($0.aid.hexString)),
+                ("version", .string("\($0.majorVersion).\($0.minorVersion)")),
+              ])
+            })
+        ),
         ("components", .array(components)), ("loadFileDataBlockSize", .int(block.count)),
-        ("loadFileSize", .int(loadFileSize)), ("loadBlockSize", .int(blockSize)), ("loadBlocks", .int(blocks)),
+        ("loadFileSize", .int(loadFileSize)), ("loadBlockSize", .int(blockSize)),
+        ("loadBlocks", .int(blocks)),
       ])
       print(object.serialized(.spaced))
       return 0
     }
     var out = "\(path): Java Card CAP format \(header.formatMajorVersion).\(header.formatMinorVersion)\n"
-    out += "package    \(header.packageAID.hexString)  version \(header.packageMajorVersion).\(header.packageMinorVersion)"
+    out +=
+      "package    \(header.packageAID.hexString)  version \(header.packageMajorVersion).\(header.packageMinorVersion)"
     out += name.map { "  \($0)" } ?? ""
     out += "\n"
-    for applet in cap.applets { out += "applet     \(applet.aid.hexString)  install method at \(applet.installMethodOffset)\n" }
-    for package in cap.imports { out += "imports    \(package.aid.hexString)  version \(package.majorVersion).\(package.minorVersion)\n" }
+    for applet in cap.applets {
+      out += "applet     \(applet.aid.hexString)  install method at \(applet.installMethodOffset)\n"
+    }
+    for package in cap.imports {
+      out += "imports    \(package.aid.hexString)  version \(package.majorVersion).\(package.minorVersion)\n"
+    }
     out += "components (load order)\n"
     for component in cap.components {
       let loaded = CAPComponentTag.loadOrder.contains(component.tag) ? "" : "  (not loaded)"
       out += "  " + component.tag.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-      out += String(repeating: " ", count: max(0, 6 - String(component.bytes.count).count)) + "\(component.bytes.count)\(loaded)\n"
+      out +=
+        String(repeating: " ", count: max(0, 6 - String(component.bytes.count).count))
+        + "\(component.bytes.count)\(loaded)\n"
     }
     out += "load file data block  \(block.count) bytes; with C4 and its length \(loadFileSize) bytes in "
     out += counted(blocks, "LOAD block", "LOAD blocks") + " of at most \(blockSize)\n"

@@ -139,7 +139,8 @@ struct Tapwire {
   ]
 
   static let commands = [
-    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "cap", "discover", "connect", "help",
+    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "cap", "discover", "connect",
+    "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

@@ -21,7 +21,9 @@ struct ExpectedCAP: Decodable {
 
 /// Writes a CAP with Python's zipfile and reads what it should contain.
 func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) {
-  let path = FileManager.default.temporaryDirectory.appendingPathComponent("tapwire-cap-\(UUID().uuidString).cap").path
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "tapwire-cap-\(UUID().uuidString).cap"
+  ).path
   defer { try? FileManager.default.removeItem(atPath: path) }
   let json = try python([makeCAPTool, path, "--seed", String(seed)] + options)
   let expected = try JSONDecoder().decode(ExpectedCAP.self, from: Data(json))
@@ -53,7 +55,8 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
       #expect(component.bytes.count == expected.componentSizes[component.tag.name])
     }
     // Components in load order, then Descriptor and Debug; never ZIP order.
-    let loadOrder = ["Header", "Directory", "Import", "Applet", "Class", "Method", "StaticField", "Export"]
+    let loadOrder =
+      ["Header", "Directory", "Import", "Applet", "Class", "Method", "StaticField", "Export"]
       + ["ConstantPool", "RefLocation", "Descriptor", "Debug"]
     #expect(cap.components.map(\.tag.name) == loadOrder.filter { expected.componentSizes[$0] != nil })
     #expect(expected.zipOrder.map { $0.split(separator: "/").last! } != loadOrder.map { "\($0).cap" })
@@ -71,7 +74,10 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
     for (algorithm, value) in [("sha1", expected.sha1), ("sha256", expected.sha256)] {
       let hash = cap.loadFileDataBlockHash { block in
         (try? python(
-          ["-c", "import sys,hashlib; sys.stdout.write(hashlib.\(algorithm)(sys.stdin.buffer.read()).hexdigest())"],
+          [
+            "-c",
+            "import sys,hashlib; sys.stdout.write(hashlib.\(algorithm)(sys.stdin.buffer.read()).hexdigest())",
+          ],
           input: block)).map { String(decoding: $0, as: UTF8.self) }.map(hexBytes) ?? []
       }
       #expect(hexString(hash) == value)
@@ -87,7 +93,8 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
     #expect(block.count > 255)
     #expect(cap.loadFile == [0xC4, 0x82, UInt8(block.count >> 8), UInt8(block.count & 0xFF)] + block)
     let install = try cap.installForLoad(hash: [])
-    #expect(install.data == [UInt8(expected.packageAID.count / 2)] + hexBytes(expected.packageAID) + [0, 0, 0, 0])
+    #expect(
+      install.data == [UInt8(expected.packageAID.count / 2)] + hexBytes(expected.packageAID) + [0, 0, 0, 0])
     #expect(install.p1 == 0x02 && install.ins == .gpInstall)
     let loads = try cap.loadCommands(blockSize: 100)
     #expect(loads.flatMap(\.data) == cap.loadFile)
@@ -108,10 +115,14 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
     #expect(cap.header.formatMajorVersion == 2 && cap.header.formatMinorVersion == 1)
     #expect(cap.header.packageMajorVersion == 1 && cap.header.packageMinorVersion == 2)
     #expect(cap.header.flags == 0x04 && cap.header.packageName == nil)
-    #expect(cap.applets == [CAPApplet(aid: try ApplicationIdentifier([0xA0, 0, 0, 0, 0x01, 0x01]), installMethodOffset: 0x2A)])
+    #expect(
+      cap.applets == [
+        CAPApplet(aid: try ApplicationIdentifier([0xA0, 0, 0, 0, 0x01, 0x01]), installMethodOffset: 0x2A)
+      ])
     #expect(cap.imports.first?.majorVersion == 1 && cap.imports.first?.minorVersion == 0)
     let components = Dictionary(uniqueKeysWithValues: minimalComponents())
-    let expected = ["Header", "Directory", "Import", "Applet", "Class", "Method", "StaticField", "Export"]
+    let expected =
+      ["Header", "Directory", "Import", "Applet", "Class", "Method", "StaticField", "Export"]
       + ["ConstantPool", "RefLocation"]
     #expect(cap.loadFileDataBlock == expected.flatMap { components["\($0).cap"] ?? [] })
   }
@@ -145,7 +156,9 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
 @Suite struct CAPRoundTripTests {
   /// Read, re-encode as a stored ZIP, read again: the same CAP. Python's zipfile checks the
   /// encoded archive (testzip: every CRC-32) and lists the same files.
-  @Test(arguments: [(["--method", "deflated", "--descriptors"], 31), (["--method", "mixed", "--format", "2.1"], 32)])
+  @Test(arguments: [
+    (["--method", "deflated", "--descriptors"], 31), (["--method", "mixed", "--format", "2.1"], 32),
+  ])
   func roundTrip(options: [String], seed: Int) throws {
     let (bytes, _) = try pythonCAP(options, seed: seed)
     let cap = try CAPFile(parsing: bytes, inflater: ZlibRawInflater())
@@ -153,8 +166,11 @@ func pythonCAP(_ options: [String], seed: Int) throws -> ([UInt8], ExpectedCAP) 
     let again = try CAPFile(parsing: encoded, inflater: ZlibRawInflater())
     #expect(again == cap)
     let listing = try python(
-      ["-c", "import io,sys,zipfile; z=zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read())); "
-        + "assert z.testzip() is None; print('\\n'.join(f'{i.filename} {i.file_size}' for i in z.infolist()))"],
+      [
+        "-c",
+        "import io,sys,zipfile; z=zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read())); "
+          + "assert z.testzip() is None; print('\\n'.join(f'{i.filename} {i.file_size}' for i in z.infolist()))",
+      ],
       input: encoded)
     let expected = cap.components.map { "\(String(decoding: $0.entryName, as: UTF8.self)) \($0.bytes.count)" }
     #expect(String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init) == expected)

@@ -56,7 +56,9 @@ func capError(_ bytes: [UInt8], options: CAPFileOptions = CAPFileOptions()) -> C
     poke16(&bad, end + 8, 12)
     poke16(&bad, end + 10, 12)
     #expect(capError(bad) == CAPFileError(.truncatedCentralDirectoryHeader, offset: end))
-    #expect(capError(good, options: CAPFileOptions(maximumEntryCount: 10)) == CAPFileError(.tooManyEntries, offset: end + 10))
+    #expect(
+      capError(good, options: CAPFileOptions(maximumEntryCount: 10))
+        == CAPFileError(.tooManyEntries, offset: end + 10))
     // Central directory bounds.
     bad = good
     poke32(&bad, end + 12, UInt32(end - builder.centralStart + 1))
@@ -101,7 +103,9 @@ func capError(_ bytes: [UInt8], options: CAPFileOptions = CAPFileOptions()) -> C
     // The last header's name, extra field and comment lengths past the central directory.
     let last = builder.centralOffsets[10]
     let nameLength = builder.endOffset - last - 46
-    for (field, code) in [(28, CAPFileError.Code.nameExceedsInput), (30, .extraFieldExceedsInput), (32, .commentExceedsInput)] {
+    for (field, code) in [
+      (28, CAPFileError.Code.nameExceedsInput), (30, .extraFieldExceedsInput), (32, .commentExceedsInput),
+    ] {
       bad = good
       poke16(&bad, last + field, UInt16(field == 28 ? nameLength + 1 : 1))
       #expect(capError(bad) == CAPFileError(code, offset: last + field))
@@ -243,7 +247,8 @@ func capError(_ bytes: [UInt8], options: CAPFileOptions = CAPFileOptions()) -> C
     #expect(capError(bad) == CAPFileError(.entryTooLarge, offset: builder.centralOffsets[6] + 24))
     (bad, builder) = try with(try deflated("Method.cap", method, size: UInt32(method.count + 1)))
     #expect(capError(bad) == CAPFileError(.inflatedSizeMismatch, offset: builder.centralOffsets[6] + 24))
-    (bad, builder) = try with(try deflated("Method.cap", method, stream: Array(try pythonDeflate(method).dropLast())))
+    (bad, builder) = try with(
+      try deflated("Method.cap", method, stream: Array(try pythonDeflate(method).dropLast())))
     #expect(capError(bad) == CAPFileError(.invalidDeflateData, offset: builder.dataOffsets[6]))
   }
 }

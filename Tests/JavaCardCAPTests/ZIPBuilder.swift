@@ -110,7 +110,8 @@ func minimalComponents() -> [(String, [UInt8])] {
   let imports = componentFile(4, [0x01, 0x00, 0x01, 0x07, 0xA0, 0, 0, 0, 0x62, 0, 0x01])
   return [
     ("Header.cap", header), ("Directory.cap", componentFile(2, [0x11, 0x22])), ("Applet.cap", applet),
-    ("Import.cap", imports), ("ConstantPool.cap", componentFile(5, [0x55])), ("Class.cap", componentFile(6, [0x66])),
+    ("Import.cap", imports), ("ConstantPool.cap", componentFile(5, [0x55])),
+    ("Class.cap", componentFile(6, [0x66])),
     ("Method.cap", componentFile(7, [0x77, 0x77])), ("StaticField.cap", componentFile(8, [0x88])),
     ("RefLocation.cap", componentFile(9, [0x99])), ("Descriptor.cap", componentFile(11, [0xBB])),
     ("Debug.cap", componentFile(12, [0xCC])),
@@ -151,8 +152,11 @@ func python(_ arguments: [String], input: [UInt8] = []) throws -> [UInt8] {
 /// Raw DEFLATE of `data` by Python's zlib (wbits -15), an independent compressor.
 func pythonDeflate(_ data: [UInt8]) throws -> [UInt8] {
   try python(
-    ["-c", "import sys,zlib; c=zlib.compressobj(9, zlib.DEFLATED, -15); "
-      + "sys.stdout.buffer.write(c.compress(sys.stdin.buffer.read()) + c.flush())"], input: data)
+    [
+      "-c",
+      "import sys,zlib; c=zlib.compressobj(9, zlib.DEFLATED, -15); "
+        + "sys.stdout.buffer.write(c.compress(sys.stdin.buffer.read()) + c.flush())",
+    ], input: data)
 }
 
 /// The make-cap.py tool beside the tests.

@@ -92,7 +92,8 @@ struct Tapwire {
     arguments.removeFirst()
     // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
     // any thread starts.
-    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect"].contains(command) {
+    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "cap"].contains(command)
+    {
       SignalForwarding.install()
     }
     switch command {
@@ -115,7 +116,7 @@ struct Tapwire {
     case "discover", "connect":
       exit(ReaderCommands.discover(command, arguments))
     case "cap":
-      exit(CAPCommand.run(arguments))
+      exit(CAPForwarding.run(arguments))
     case "help", "-h", "--help":
       guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
         print(usage)
@@ -134,7 +135,7 @@ struct Tapwire {
     "decode": decodeUsage, "encode": EncodeCommand.usage, "read": ReaderCommands.readUsage,
     "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
-    "cap": CAPCommand.usage,
+    "cap": CAPForwarding.usage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
   ]
 

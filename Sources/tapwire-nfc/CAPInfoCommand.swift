@@ -6,39 +6,17 @@ import JavaCardCAP
 import NFCWire
 import ZlibInflate
 
-/// `tapwire cap info FILE.cap`: what a Java Card CAP file holds and what LOAD would send.
-enum CAPCommand {
-  static let usage = """
-    usage: tapwire cap info [--json] [--block-size N] FILE.cap
-
-    Reads a Java Card CAP file (a ZIP: stored and deflated entries, CRC-32 checked, no ZIP64)
-    and prints its package AID, name and version, its applets and imported packages, the
-    component sizes in load order (Descriptor and Debug are listed but never loaded), and the
-    load file data block LOAD sends (GlobalPlatform Card Specification 2.3 §11.6): its size
-    and how many LOAD blocks it takes.
-
-    exit status: 0 read, 1 the file is not a CAP file this reads (the error code, its offset in
-      the file, or in the component named), 2 bad usage
-
-    options:
-      --json          print JSON as in the Tapwire JSON contract (format "cap")
-      --block-size N  plain bytes per LOAD block (default 223: fits a 255-byte Lc at every
-                      SCP02 and SCP03 security level)
-      -h, --help      show this help
-
-    examples:
-      tapwire cap info Corpus/cap/seeds/stored-1.cap
-      tapwire cap info --json applet.cap
-    """
+/// `tapwire cap info FILE.cap` (run by `tapwire cap`, whose help is CAPForwarding's): what a
+/// Java Card CAP file holds and what LOAD would send. Here rather than in `tapwire` because
+/// deflated entries need zlib, and `tapwire` itself links no system library.
+enum CAPInfoCommand {
 
   static func run(_ arguments: [String]) -> Int32 {
     var rest = arguments[...]
-    guard let subcommand = rest.popFirst() else { Tapwire.fail("cap needs a subcommand: info") }
-    if ["-h", "--help"].contains(subcommand) {
-      print(usage)
-      return 0
+    guard let subcommand = rest.popFirst() else { TapwireNFC.fail("cap needs a subcommand: info") }
+    guard subcommand == "info" else {
+      TapwireNFC.fail("unknown cap subcommand '\(subcommand)' (known: info)")
     }
-    guard subcommand == "info" else { Tapwire.fail("unknown cap subcommand '\(subcommand)' (known: info)") }
     var json = false
     var blockSize = GlobalPlatformCommands.defaultLoadBlockSize
     var path: String?
@@ -47,19 +25,16 @@ enum CAPCommand {
       case "--json": json = true
       case "--block-size":
         guard let value = rest.popFirst().flatMap({ Int($0) }), (1...255).contains(value) else {
-          Tapwire.fail("--block-size needs a number from 1 to 255")
+          TapwireNFC.fail("--block-size needs a number from 1 to 255")
         }
         blockSize = value
-      case "-h", "--help":
-        print(usage)
-        return 0
       default:
-        if word.hasPrefix("-") { ReaderCommands.failUnknownOption(word, among: ["--json", "--block-size"]) }
-        guard path == nil else { Tapwire.fail("cap info takes one FILE") }
+        if word.hasPrefix("-") { TapwireNFC.fail("unknown option '\(word)' (known: --json, --block-size)") }
+        guard path == nil else { TapwireNFC.fail("cap info takes one FILE") }
         path = word
       }
     }
-    guard let path else { Tapwire.fail("cap info needs a FILE.cap") }
+    guard let path else { TapwireNFC.fail("cap info needs a FILE.cap") }
     guard let data = FileManager.default.contents(atPath: path) else {
       FileHandle.standardError.write(Data("tapwire: cannot read \(path)\n".utf8))
       return 1

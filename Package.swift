@@ -30,6 +30,8 @@ let package = Package(
     .library(name: "BlueZ", targets: ["BlueZ"]),
     .library(name: "SecureChannel", targets: ["SecureChannel"]),
     .library(name: "GlobalPlatformCryptoOpenSSL", targets: ["GlobalPlatformCryptoOpenSSL"]),
+    .library(name: "JavaCardCAP", targets: ["JavaCardCAP"]),
+    .library(name: "ZlibInflate", targets: ["ZlibInflate"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
     .executable(name: "tapwire-nfc", targets: ["tapwire-nfc"]),
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
@@ -104,6 +106,16 @@ let package = Package(
     .target(
       name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    // Java Card CAP files (ZIP reader, components, the GlobalPlatform load file data block);
+    // standard library only, inflate injected (sans-IO, Embedded-clean).
+    .target(name: "JavaCardCAP", dependencies: ["ISO7816", "NFCWire"], swiftSettings: swiftSettings),
+    // zlib 1.2 (Debian zlib1g-dev), without pkg-config for the same reason as CLibNFC: its module
+    // map links libz and its shim names the package when the header is missing.
+    .systemLibrary(name: "CZlib"),
+    // Raw DEFLATE (RFC 1951) for CAP files' deflated ZIP entries; the only module that calls zlib.
+    .target(
+      name: "ZlibInflate", dependencies: ["CZlib", "JavaCardCAP"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The JSON writer both executables print with (not a product).
@@ -113,7 +125,10 @@ let package = Package(
     // The command-line tool.
     .executableTarget(
       name: "tapwire",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe", "JavaCardCAP",
+        "ZlibInflate",
+      ],
       swiftSettings: swiftSettings),
 
     // The reader commands (libnfc, the PN532 simulator), run by `tapwire read|simulate`.
@@ -123,7 +138,7 @@ let package = Package(
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
         "MifareClassicNDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
-        "ReaderConnection", "JSONOutput", "SignalPipe",
+        "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate",
       ],
       swiftSettings: swiftSettings),
 
@@ -136,7 +151,7 @@ let package = Package(
       name: "FuzzOracles",
       dependencies: [
         "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
-        "ReaderConnection", "SecureChannel",
+        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate",
       ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
@@ -201,6 +216,9 @@ let package = Package(
     .executableTarget(
       name: "FuzzStorageCard", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzStorageCard",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzCAPFile", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCAPFile",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.
@@ -261,6 +279,9 @@ let package = Package(
     .testTarget(
       name: "SecureChannelTests",
       dependencies: ["SecureChannel", "GlobalPlatformCryptoOpenSSL", "ISO7816", "NFCTags"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "JavaCardCAPTests", dependencies: ["JavaCardCAP", "ZlibInflate", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(

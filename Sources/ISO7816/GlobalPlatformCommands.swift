@@ -54,6 +54,11 @@ public enum GlobalPlatformCommands {
   /// `C4 length file` split into blocks of at most `blockSize` bytes, numbered from 0 in P2,
   /// with P1 80 on the last block and 00 before it.
   ///
+  /// `blockSize` counts plain bytes: under a secure channel each block grows by its MAC and
+  /// padding, so the default (``defaultLoadBlockSize``, 223) fits a 255-byte Lc at every SCP02
+  /// and SCP03 security level; ``loadBlockSize(maximum:overhead:cardMaximumCommandDataLength:)``
+  /// also honours the card's maximum from its FCI (tag 9F65).
+  ///
   /// P2 is one byte: beyond 256 blocks (a 64 KB file in 240-byte blocks needs 274) the
   /// block number wraps from FF to 00, as deployed card management tools do, unless
   /// `wrapsBlockNumbers` is false.
@@ -62,7 +67,7 @@ public enum GlobalPlatformCommands {
   ///   with `extendedLength`), ``APDUError/Code/tooManyLoadBlocks`` beyond 256 blocks when
   ///   block numbers may not wrap.
   public static func load(
-    _ loadFile: [UInt8], blockSize: Int = 240, extendedLength: Bool = false,
+    _ loadFile: [UInt8], blockSize: Int = defaultLoadBlockSize, extendedLength: Bool = false,
     wrapsBlockNumbers: Bool = true, cla: CommandClass = .globalPlatform
   ) throws(APDUError) -> [CommandAPDU] {
     guard blockSize >= 1, blockSize <= (extendedLength ? 65535 : 255) else {

@@ -28,6 +28,7 @@ struct TapwireNFC {
            tapwire-nfc dump --pcsc READER [--timeout SECONDS]
            tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire-nfc connect --bluez --serial S [--json]
+           tapwire-nfc cap info [--json] [--block-size N] FILE.cap
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
@@ -65,7 +66,7 @@ struct TapwireNFC {
 
   /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
   static var helpTopic: String? {
-    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock"]
+    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap"]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
     return commands.contains(command) ? command : nil
@@ -97,6 +98,7 @@ struct TapwireNFC {
     case "admin": await AdminCommand.run(arguments)
     case "discover": await DiscoverCommand.discover(arguments)
     case "connect": await DiscoverCommand.connect(arguments)
+    case "cap": SignalStop.exit(CAPInfoCommand.run(arguments))
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

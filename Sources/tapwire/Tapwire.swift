@@ -19,6 +19,7 @@ struct Tapwire {
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
+           tapwire cap info [--json] FILE.cap
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
            tapwire help [COMMAND]
@@ -34,6 +35,7 @@ struct Tapwire {
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
+      cap      show a Java Card CAP file: package and applet AIDs, components, load file size
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
       help     show this text, or a command's help
@@ -99,7 +101,7 @@ struct Tapwire {
     arguments.removeFirst()
     // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
     // any thread starts.
-    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock"]
+    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap"]
       .contains(
         command)
     {
@@ -126,6 +128,8 @@ struct Tapwire {
       exit(ReaderCommands.admin(arguments))
     case "discover", "connect":
       exit(ReaderCommands.discover(command, arguments))
+    case "cap":
+      exit(CAPForwarding.run(arguments))
     case "help", "-h", "--help":
       guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
         print(usage)
@@ -144,13 +148,14 @@ struct Tapwire {
     "decode": decodeUsage, "encode": EncodeCommand.usage, "read": ReaderCommands.readUsage,
     "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
+    "cap": CAPForwarding.usage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
   ]
 
   static let commands = [
     "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format",
-    "lock", "help",
+    "lock", "cap", "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

@@ -24,6 +24,7 @@ struct CorpusReplayTests {
     "admin": AdminSessionOracle.check,
     "connection": ReaderConnectionOracle.check,
     "securechannel": SecureChannelOracle.check,
+    "cap": CAPFileOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

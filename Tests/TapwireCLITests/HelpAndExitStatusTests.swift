@@ -12,7 +12,7 @@ struct HelpAndExitStatusTests {
     ["decode"], ["encode"], ["encode", "capdu"], ["encode", "adv"], ["read"], ["simulate"], ["write"],
     ["apdu"], ["pcsc"], ["pcsc", "list"], ["pcsc", "atr"], ["pcsc", "apdu"], ["pcsc", "script"],
     ["pcsc", "features"], ["pcsc", "control"], ["pcsc", "uid"], ["admin"], ["discover"], ["connect"],
-    ["help"],
+    ["cap"], ["cap", "info"], ["help"],
   ]
 
   @Test(arguments: commands)
@@ -29,7 +29,7 @@ struct HelpAndExitStatusTests {
   }
 
   /// Every help names its exit statuses.
-  @Test(arguments: ["decode", "encode", "read", "write", "apdu", "pcsc", "admin", "discover", ""])
+  @Test(arguments: ["decode", "encode", "read", "write", "apdu", "pcsc", "admin", "discover", "cap", ""])
   func everyHelpNamesItsExitStatuses(_ command: String) throws {
     let result = try CLI.run(command.isEmpty ? ["help"] : ["help", command])
     #expect(result.stdout.lowercased().contains("exit status"), "\(command)")

@@ -29,7 +29,7 @@ targets=("${@:-${all_targets[@]}}")
 # Each target's corpus folders under Corpus/ and its dictionary.
 declare -A corpus=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndefrecord" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" )
 declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
   [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" )

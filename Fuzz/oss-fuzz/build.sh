@@ -28,6 +28,7 @@ FuzzAdvertisingData adv adv
 FuzzHCIEvent hci hci
 FuzzBTSnoop btsnoop btsnoop
 FuzzTagImages tags tags
+FuzzMifareClassic mfc mfc
 FuzzType4Procedure type4 type4
 FuzzReaderDiscovery discovery discovery
 FuzzPN532Frame pn532 pn532

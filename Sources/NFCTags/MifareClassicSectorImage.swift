@@ -251,18 +251,18 @@ public struct MifareClassicSectorImage: Sendable, Hashable {
         let whole = try? TagTLVArea(scanning: image.span.bytes, map: full, options: options)
       else { return nil }
       area = whole
-    }
-    let plan = try MifareClassic.writePlan(message, into: image, kind: kind, area: area)
-    guard !isComplete else { return plan }
-    // Every block the new TLV and a terminator cover must hold what the card holds.
-    let count = TagTLVArea.ndefTLVBytes(message: message, room: Int.max).count
-    let read = sectorsRead
-    for position in full.positions(from: area.ndefInsertionOffset, count: count) {
-      guard let sector = kind.sector(ofBlock: position / MifareClassic.blockSize), read.contains(sector)
-      else {
-        return nil
+      // Every block the new TLV and a terminator cover must hold what the card holds (a
+      // message too large for the whole area is refused by the plan below).
+      let count = TagTLVArea.ndefTLVBytes(message: message, room: 0).count
+      let positions = full.positions(from: area.ndefInsertionOffset, count: count &+ 1)
+      if positions.count >= count {
+        let read = sectorsRead
+        for position in positions {
+          guard let sector = kind.sector(ofBlock: position / MifareClassic.blockSize), read.contains(sector)
+          else { return nil }
+        }
       }
     }
-    return plan
+    return try MifareClassic.writePlan(message, into: image, kind: kind, area: area)
   }
 }

@@ -60,17 +60,16 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
   public mutating func read() async throws(MifareClassicError) -> MifareClassicNDEFContent {
     let mad = try await readMAD()
     guard !mad.sectors.isEmpty else { throw MifareClassicError(.noNDEFSectors, sector: 0) }
-    let area = try await readArea(mad.sectors, wholeMessage: true)
+    var sectors = MifareClassicSectorImage(kind: kind, ndefSectors: mad.sectors)
+    var area: TagTLVArea? = nil
+    while area == nil, let sector = sectors.nextSector {
+      try await readSector(sector, into: &sectors)
+      area = try tagCall(sector: sector) { () throws(NFCTagError) in try sectors.tlvArea(options: options) }
+    }
     var message: [UInt8] = []
-    var hasTLV = false
-    switch MifareClassicLayout.scan(area.bytes, complete: true) {
-    case .ndef(let offset, let header, let length):
-      hasTLV = true
-      guard offset + header + length <= area.bytes.count else {
-        throw MifareClassicError(
-          .invalidNDEF, tagError: NFCTagError(.truncatedImage, offset: area.bytes.count))
-      }
-      message = Array(area.bytes[(offset + header)..<(offset + header + length)])
+    if let area, let tlv = area.ndefTLV {
+      let view = TagTLVAreaView(image: sectors.image.span.bytes, area: area)
+      message = view.assembledNDEFBytes()
       if !message.isEmpty {
         do {
           _ = try NDEFMessage(parsing: message, options: options.isLenient ? .lenient : .strict)
@@ -78,18 +77,15 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
           throw MifareClassicError(
             .invalidNDEF,
             tagError: NFCTagError(
-              .invalidNDEFMessage, offset: offset + header + error.offset, ndefError: error))
+              .invalidNDEFMessage, offset: tlv.valueOffset + error.offset, ndefError: error))
         }
-      }
-    case .noNDEF, .needMore:
-      if !options.isLenient {
-        throw MifareClassicError(.invalidNDEF, tagError: NFCTagError(.missingNDEFTLV, offset: 0))
       }
     }
     return MifareClassicNDEFContent(
-      madVersion: mad.version, readMAD2: mad.readMAD2, ndefSectors: mad.sectors, sectorsRead: area.sectors,
-      capacity: capacity(of: mad.sectors), message: message, hasNDEFTLV: hasTLV, isReadOnly: area.readOnly,
-      notes: mad.notes)
+      madVersion: mad.version, readMAD2: mad.readMAD2, ndefSectors: mad.sectors,
+      sectorsRead: sectors.sectorsRead,
+      capacity: capacity(of: mad.sectors), message: message, hasNDEFTLV: area?.ndefTLV != nil,
+      isReadOnly: sectors.isReadOnly ?? true, notes: mad.notes)
   }
 
   /// Every block the keyring opens, as the card answers them (a trailer's key A reads as
@@ -133,60 +129,24 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
   public mutating func write(_ message: [UInt8]) async throws(MifareClassicError) {
     let mad = try await readMAD()
     guard !mad.sectors.isEmpty else { throw MifareClassicError(.noNDEFSectors, sector: 0) }
-    let area = try await readArea(mad.sectors, wholeMessage: false)
-    if area.readOnly { throw MifareClassicError(.readOnly, sector: mad.sectors[0]) }
-    let insertion: Int
-    switch MifareClassicLayout.scan(area.bytes, complete: area.sectors.count == mad.sectors.count) {
-    case .ndef(let offset, _, _): insertion = offset
-    case .noNDEF(let offset): insertion = offset
-    case .needMore: insertion = 0
+    var sectors = MifareClassicSectorImage(kind: kind, ndefSectors: mad.sectors)
+    var plan: MifareClassicWritePlan? = nil
+    while plan == nil, let sector = sectors.nextSector {
+      try await readSector(sector, into: &sectors)
+      plan = try tagCall(sector: sector) { () throws(NFCTagError) in
+        try sectors.writePlan(message, options: options)
+      }
     }
-    let capacity = capacity(of: mad.sectors)
-    let header: [UInt8] =
-      message.count < 0xFF
-      ? [0x03, UInt8(message.count)] : [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
-    var tlv = header + message
-    guard insertion + tlv.count <= capacity else {
-      throw MifareClassicError(.messageTooLarge, sector: mad.sectors[0])
-    }
-    if insertion + tlv.count < capacity { tlv.append(0xFE) }
-    // The area's blocks, the new bytes over the old ones (zeros where not read).
-    let blocks = mad.sectors.flatMap { dataBlocks(of: $0) }
-    let size = MifareClassic.blockSize
-    let firstBlock = insertion / size
-    let lastBlock = (insertion + tlv.count - 1) / size
-    var new = area.bytes + [UInt8](repeating: 0, count: max(0, (lastBlock + 1) * size - area.bytes.count))
-    for (i, byte) in tlv.enumerated() { new[insertion + i] = byte }
-    let headerBlocks = Set((insertion / size)...((insertion + header.count - 1) / size))
+    guard let plan else { throw MifareClassicError(.invalidNDEF, sector: mad.sectors[0]) }
     // Check every sector first: a sector that refuses the write would otherwise be found
     // with the length already 0.
     var writers: [Int: MifareClassicKeySlot] = [:]
-    for index in firstBlock...lastBlock {
-      let sector = kind.sector(ofBlock: blocks[index]) ?? 0
-      if writers[sector] == nil { writers[sector] = try await writableSlot(of: sector) }
+    for write in plan.writes where writers[write.sector] == nil {
+      writers[write.sector] = try await writableSlot(of: write.sector)
     }
-    func blockBytes(_ index: Int, from image: [UInt8]) -> [UInt8] {
-      Array(image[(index * size)..<((index + 1) * size)])
-    }
-    if lastBlock > firstBlock || headerBlocks.count > 1 {
-      // 1. An empty NDEF TLV (and a terminator) where the header goes.
-      var zero = new
-      let empty: [UInt8] = [0x03, 0x00, 0xFE]
-      for i in 0..<empty.count where insertion + i < zero.count { zero[insertion + i] = empty[i] }
-      for i in (insertion + empty.count)..<((insertion / size + 1) * size) where i < zero.count {
-        zero[i] = 0
-      }
-      let zeroBlocks = (insertion / size)...((min(insertion + empty.count, zero.count) - 1) / size)
-      for index in zeroBlocks {
-        try await writeArea(blocks[index], blockBytes(index, from: zero), writers)
-      }
-    }
-    // 2. The body; 3. the header with the real length.
-    for index in firstBlock...lastBlock where !headerBlocks.contains(index) {
-      try await writeArea(blocks[index], blockBytes(index, from: new), writers)
-    }
-    for index in headerBlocks.sorted() {
-      try await writeArea(blocks[index], blockBytes(index, from: new), writers)
+    for write in plan.writes {
+      try await open(write.sector, expecting: .nfcForumKeyA, slots: [writers[write.sector] ?? write.keySlot])
+      try await writeBlock(write.block, write.write.bytes)
     }
   }
 
@@ -263,103 +223,62 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
   }
 
   /// Sector 0's GPB and MAD1, and MAD2 when the GPB says version 2 (or, leniently, on any
-  /// 4K card whose sector 16 opens with the MAD key).
+  /// 4K card whose sector 16 opens with the MAD key), decoded by NFCTags'
+  /// `MifareClassicDirectory` (AN10787 §3.7-§3.9).
   private mutating func readMAD() async throws(MifareClassicError) -> MAD {
     try await open(MifareClassicLayout.mad1Sector, expecting: .madKeyA)
     let gpb = try await readBlock(trailer(of: 0))[MifareClassic.trailerGeneralPurposeByteOffset]
-    guard gpb & MifareClassicLayout.gpbDA != 0 else {
-      throw MifareClassicError(.notFormatted, sector: 0, block: 3)
-    }
     let version = Int(gpb & 0x03)
-    var notes: [String] = []
-    let has4K = kind.sectorCount > MifareClassicLayout.mad2Sector
-    guard version == 1 || (version == 2 && has4K) || options.isLenient else {
-      throw MifareClassicError(.invalidMAD, sector: 0, block: 3)
-    }
     var mad1 = try await readBlock(1)
     mad1 += try await readBlock(2)
-    var sectors = try madSectors(mad1, firstSector: 1, block: 1, notes: &notes)
-    var readMAD2 = false
-    if has4K && (version == 2 || options.isLenient) {
+    var mad2: [UInt8]? = nil
+    let has4K = kind.contains(sector: MifareClassicLayout.mad2Sector)
+    if gpb & MifareClassicLayout.gpbDA != 0 && has4K && (version == 2 || options.isLenient) {
       do {
         try await open(MifareClassicLayout.mad2Sector, expecting: .madKeyA, slots: [.a])
-        var mad2: [UInt8] = []
-        for block in dataBlocks(of: MifareClassicLayout.mad2Sector) { mad2 += try await readBlock(block) }
-        sectors += try madSectors(mad2, firstSector: 17, block: 64, notes: &notes)
-        readMAD2 = true
-        if version != 2 { notes.append("GPB announces MAD version \(version) on a 4K card that has a MAD2") }
+        var bytes: [UInt8] = []
+        for block in dataBlocks(of: MifareClassicLayout.mad2Sector) { bytes += try await readBlock(block) }
+        mad2 = bytes
       } catch {
         if version == 2 || error.code == .tagLost { throw error }
       }
     }
-    sectors = sectors.filter {
-      kind.contains(sector: $0) && $0 != MifareClassicLayout.mad1Sector
-        && $0 != MifareClassicLayout.mad2Sector
-    }
-    return MAD(version: version, readMAD2: readMAD2, sectors: sectors, notes: notes)
-  }
-
-  private func madSectors(_ bytes: [UInt8], firstSector: Int, block: Int, notes: inout [String])
-    throws(MifareClassicError) -> [Int]
-  {
-    if let sectors = MifareClassicLayout.ndefSectors(inMAD: bytes, firstSector: firstSector) {
-      return sectors
-    }
-    guard options.isLenient else {
+    let directory: MifareClassicDirectory
+    do {
+      directory = try MifareClassicDirectory(
+        generalPurposeByte: gpb, mad1: mad1, mad2: mad2, kind: kind, options: options)
+    } catch {
+      let block = error.offset / MifareClassic.blockSize
+      if error.code == .missingMAD { throw MifareClassicError(.notFormatted, sector: 0, block: 3) }
       throw MifareClassicError(
-        .invalidMAD, sector: kind.sector(ofBlock: block), block: block,
-        tagError: NFCTagError(.madCRCMismatch, offset: block * MifareClassic.blockSize))
+        .invalidMAD, sector: kind.sector(ofBlock: block), block: block, tagError: error)
     }
-    notes.append("MAD CRC of block \(block) is wrong")
-    var fixed = bytes
-    fixed[0] = MifareClassicMAD.crc(Array(bytes.dropFirst()))
-    return MifareClassicLayout.ndefSectors(inMAD: fixed, firstSector: firstSector) ?? []
+    return MAD(
+      version: version, readMAD2: directory.mad.hasMAD2, sectors: directory.ndefSectors,
+      notes: directory.warnings.map { $0.description })
   }
 
-  private struct Area {
-    var bytes: [UInt8]
-    var sectors: [Int]
-    var readOnly: Bool
-  }
-
-  /// The TLV area of the NFC sectors in order, sector by sector, until the first NDEF TLV
-  /// is whole (`wholeMessage`) or its header is known; the first sector's trailer tells
-  /// whether the area is read-only.
-  private mutating func readArea(_ sectors: [Int], wholeMessage: Bool) async throws(MifareClassicError)
-    -> Area
+  /// Reads the data blocks and trailer of `sector` (NFC Forum key A first) into `sectors`.
+  private mutating func readSector(_ sector: Int, into sectors: inout MifareClassicSectorImage)
+    async throws(MifareClassicError)
   {
+    try await open(sector, expecting: .nfcForumKeyA)
     var bytes: [UInt8] = []
-    var read: [Int] = []
-    var readOnly = false
-    for (i, sector) in sectors.enumerated() {
-      let slot = try await open(sector, expecting: .nfcForumKeyA).slot
-      if i == 0 {
-        let trailer = try await readBlock(trailer(of: sector))
-        readOnly = isReadOnly(trailer, sector: sector, slot: slot)
-      }
-      for block in dataBlocks(of: sector) { bytes += try await readBlock(block) }
-      read.append(sector)
-      switch MifareClassicLayout.scan(bytes, complete: i == sectors.count - 1) {
-      case .needMore: continue
-      case .noNDEF: return Area(bytes: bytes, sectors: read, readOnly: readOnly)
-      case .ndef(let offset, let header, let length):
-        if !wholeMessage || offset + header + length <= bytes.count {
-          return Area(bytes: bytes, sectors: read, readOnly: readOnly)
-        }
-      }
-    }
-    return Area(bytes: bytes, sectors: read, readOnly: readOnly)
+    for block in dataBlocks(of: sector) + [trailer(of: sector)] { bytes += try await readBlock(block) }
+    try tagCall(sector: sector) { () throws(NFCTagError) in try sectors.append(bytes) }
   }
 
-  /// Read-only: neither key may write the first data block, or the GPB's write access is 11.
-  private func isReadOnly(_ trailer: [UInt8], sector: Int, slot: MifareClassicKeySlot) -> Bool {
-    guard let parsed = try? MifareClassicSectorTrailer(reading: trailer.span.bytes),
-      let count = kind.blockCount(inSector: sector)
-    else { return true }
-    let writable =
-      parsed.canWrite(blockIndex: 0, blocksInSector: count, with: .a)
-      || parsed.canWrite(blockIndex: 0, blocksInSector: count, with: .b)
-    return !writable || parsed.generalPurposeByte & 0x03 == 0x03
+  /// Runs an NFCTags step, its errors as ``MifareClassicError``: a read-only area
+  /// (``MifareClassicError/Code/readOnly``), a message too large, or an invalid TLV area
+  /// (``MifareClassicError/Code/invalidNDEF``).
+  private func tagCall<T>(sector: Int, _ body: () throws(NFCTagError) -> T) throws(MifareClassicError) -> T {
+    do { return try body() } catch {
+      switch error.code {
+      case .readOnly: throw MifareClassicError(.readOnly, sector: sector, tagError: error)
+      case .messageTooLarge: throw MifareClassicError(.messageTooLarge, sector: sector, tagError: error)
+      default: throw MifareClassicError(.invalidNDEF, tagError: error)
+      }
+    }
   }
 
   /// Which key may write `sector`'s data blocks (read from its trailer), opened with it.
@@ -377,15 +296,6 @@ public struct MifareClassicNDEFProcedure<Transport: MifareClassicBlockTransport>
     }
     let dataWrite = parsed.dataBlockAccess(group: 0)?.write
     throw MifareClassicError(dataWrite == .never ? .readOnly : .accessDenied, sector: sector, keySlot: opened)
-  }
-
-  /// Writes one block of the area with the key that may write its sector.
-  private mutating func writeArea(_ block: Int, _ bytes: [UInt8], _ writers: [Int: MifareClassicKeySlot])
-    async throws(MifareClassicError)
-  {
-    let sector = kind.sector(ofBlock: block) ?? 0
-    try await open(sector, expecting: .nfcForumKeyA, slots: [writers[sector] ?? .a])
-    try await writeBlock(block, bytes)
   }
 
   // MARK: Sectors and keys

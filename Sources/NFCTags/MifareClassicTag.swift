@@ -119,23 +119,75 @@ extension MifareClassic {
     _ message: [UInt8], into image: [UInt8], options: TagDecodingOptions = .strict
   ) throws(NFCTagError) -> MifareClassicWritePlan {
     let tag = try MifareClassicTagView(validating: image.span.bytes, options: options)
-    let kind = tag.kind
     if tag.isReadOnly {
       let sector = tag.ndefSectors.first ?? 1
-      let trailer = kind.trailerBlock(ofSector: sector) ?? 3
+      let trailer = tag.kind.trailerBlock(ofSector: sector) ?? 3
       throw NFCTagError(.readOnly, offset: trailer &* blockSize &+ trailerGeneralPurposeByteOffset)
     }
-    let plan = try tag.tlvArea.area.writePlan(image: image, message: message, blockSize: blockSize)
+    return try writePlan(message, into: image, kind: tag.kind, area: tag.tlvArea.area)
+  }
+
+  /// The writes of `message` at the NDEF TLV of `area`, each with the sector and key its
+  /// trailer in `image` gives: the one plan behind the whole-image
+  /// ``writePlan(_:into:options:)-([UInt8],_,_)`` and ``MifareClassicSectorImage/writePlan(_:options:)``.
+  static func writePlan(
+    _ message: [UInt8], into image: [UInt8], kind: MifareClassicCardKind, area: TagTLVArea
+  ) throws(NFCTagError) -> MifareClassicWritePlan {
+    let plan = try area.writePlan(image: image, message: message, blockSize: blockSize)
     var writes: [MifareClassicBlockWrite] = []
     for write in plan.writes {
-      guard let sector = kind.sector(ofBlock: write.block), let slot = tag.writingKey(forSector: sector),
-        tag.isSectorWritable(sector), !kind.isTrailer(block: write.block)
+      guard let sector = kind.sector(ofBlock: write.block),
+        let slot = writingKey(forSector: sector, in: image.span.bytes, kind: kind),
+        isSectorWritable(sector, in: image.span.bytes, kind: kind), !kind.isTrailer(block: write.block)
       else { throw NFCTagError(.readOnly, offset: write.offset) }
       writes.append(
         MifareClassicBlockWrite(
           write: write, sector: sector, keySlot: slot, key: slot == .a ? .nfcForumKeyA : nil))
     }
     return MifareClassicWritePlan(kind: kind, writes: writes, finalImage: plan.finalImage)
+  }
+
+  /// The trailer of `sector` in `image` (inconsistent access bits included); `nil` for a
+  /// sector `kind` does not have or `image` does not hold.
+  static func trailer(ofSector sector: Int, in image: RawSpan, kind: MifareClassicCardKind)
+    -> MifareClassicSectorTrailer?
+  {
+    guard let block = kind.trailerBlock(ofSector: sector) else { return nil }
+    return try? MifareClassicSectorTrailer(reading: image, at: block &* blockSize)
+  }
+
+  /// Whether the NDEF data of `sector` may be written: its NFC general purpose byte grants
+  /// writing (AN1304 §6.3.1) and its access bits let key A or a usable key B write every
+  /// data block (MF1S50 §8.7.2).
+  static func isSectorWritable(_ sector: Int, in image: RawSpan, kind: MifareClassicCardKind) -> Bool {
+    guard let trailer = trailer(ofSector: sector, in: image, kind: kind),
+      let count = kind.blockCount(inSector: sector),
+      MifareClassicNFCSectorGeneralPurposeByte(rawValue: trailer.generalPurposeByte).isWritable
+    else { return false }
+    for index in 0..<(count &- 1) {
+      if !trailer.canWrite(blockIndex: index, blocksInSector: count, with: .a)
+        && !trailer.canWrite(blockIndex: index, blocksInSector: count, with: .b)
+      {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// The key that writes the data blocks of `sector`: key A when the access bits allow it,
+  /// else key B; `nil` when neither may (MF1S50 §8.7.2).
+  static func writingKey(forSector sector: Int, in image: RawSpan, kind: MifareClassicCardKind)
+    -> MifareClassicKeySlot?
+  {
+    guard let trailer = trailer(ofSector: sector, in: image, kind: kind),
+      let count = kind.blockCount(inSector: sector)
+    else { return nil }
+    for key in [MifareClassicKeySlot.a, .b]
+    where (0..<(count &- 1)).allSatisfy({ trailer.canWrite(blockIndex: $0, blocksInSector: count, with: key) }
+    ) {
+      return key
+    }
+    return nil
   }
 
   /// The tearing-safe block writes that store `message` in the NDEF sectors of `image`.

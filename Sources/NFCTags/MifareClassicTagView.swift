@@ -115,57 +115,32 @@ public struct MifareClassicTagView: ~Escapable {
       try check(false, error.code, error.offset)
     }
     // Sector 0: the MAD trailer and its general purpose byte.
-    let gpbOffset = Self.madGeneralPurposeByteOffset
     let madTrailer = try MifareClassicSectorTrailer(reading: image, at: 48)
     if let bad = madTrailer.accessBits.inconsistentByte {
       try check(false, .inconsistentAccessBits, 48 &+ MifareClassic.trailerAccessBitsOffset &+ bad)
     }
-    let gpb = MifareClassicMADGeneralPurposeByte(rawValue: madTrailer.generalPurposeByte)
-    guard gpb.isMADAvailable else { throw NFCTagError(.missingMAD, offset: gpbOffset) }
-    let hasSector16 = kind.contains(sector: MifareClassicMAD.mad2Sector)
-    var readsMAD2 = false
-    switch gpb.madVersion {
-    case 1:
-      // Android's formatter writes C1 on 4K cards too, with a MAD2 in sector 16: strict
-      // decoding refuses it (it would read a shorter NDEF area than the card's writer
-      // meant), lenient decoding reads the MAD2.
-      if hasSector16 {
-        let probe = try MifareClassicMAD(reading: image, includesMAD2: true)
-        if !probe.sectors(of: .ndef).filter({ $0 > MifareClassicMAD.mad2Sector }).isEmpty {
-          try check(false, .undeclaredMAD2, gpbOffset)
-          readsMAD2 = true
-        }
-      }
-    case 2:
-      try check(hasSector16, .unsupportedVersion, gpbOffset)
-      readsMAD2 = hasSector16
-    default:
-      try check(false, .unsupportedVersion, gpbOffset)
-    }
-    let mad = try MifareClassicMAD(reading: image, includesMAD2: readsMAD2)
-    try check(mad.mad1CRC == mad.computedMAD1CRC, .madCRCMismatch, MifareClassicMAD.mad1Offset)
-    try check(Self.isValidInfo(mad.mad1Info, limit: 0x0F), .invalidMADInfo, MifareClassicMAD.mad1Offset &+ 1)
-    if readsMAD2, let info = mad.mad2Info {
+    let mad1 = MifareClassicMAD.mad1Offset
+    let mad2 = MifareClassicMAD.mad2Offset
+    let directory = try MifareClassicDirectory(
+      generalPurposeByte: madTrailer.generalPurposeByte,
+      mad1: (mad1..<mad1 &+ MifareClassicMAD.mad1Size).map { image.byte(at: $0) ?? 0 },
+      mad2: kind.contains(sector: MifareClassicMAD.mad2Sector)
+        ? (mad2..<mad2 &+ MifareClassicMAD.mad2Size).map { image.byte(at: $0) ?? 0 } : nil,
+      kind: kind, options: options)
+    warnings += directory.warnings
+    let gpb = directory.generalPurposeByte
+    let mad = directory.mad
+    if mad.hasMAD2 {
       let trailer = try MifareClassicSectorTrailer(reading: image, at: 67 &* MifareClassic.blockSize)
       if let bad = trailer.accessBits.inconsistentByte {
         try check(false, .inconsistentAccessBits, 67 &* 16 &+ MifareClassic.trailerAccessBitsOffset &+ bad)
       }
-      try check(mad.mad2CRC == mad.computedMAD2CRC, .madCRCMismatch, MifareClassicMAD.mad2Offset)
-      try check(Self.isValidInfo(info, limit: 0x27), .invalidMADInfo, MifareClassicMAD.mad2Offset &+ 1)
     }
-    // NDEF sectors, and AIDs the card cannot hold.
+    // The NDEF sectors' trailers.
     var sectors: [Int] = []
     var mask: UInt64 = 0
-    for sector in 1..<40 {
-      guard let aid = mad.aid(forSector: sector) else { continue }
-      guard kind.contains(sector: sector) else {
-        let aidOffset =
-          sector < 16
-          ? MifareClassicMAD.mad1Offset &+ 2 &* sector : MifareClassicMAD.mad2Offset &+ 2 &* (sector &- 16)
-        try check(aid == .free || aid == .notApplicable, .madSectorOutOfRange, aidOffset)
-        continue
-      }
-      guard aid == .ndef, let trailerBlock = kind.trailerBlock(ofSector: sector) else { continue }
+    for sector in directory.ndefSectors {
+      guard let trailerBlock = kind.trailerBlock(ofSector: sector) else { continue }
       let trailerOffset = trailerBlock &* MifareClassic.blockSize
       let trailer = try MifareClassicSectorTrailer(reading: image, at: trailerOffset)
       if let bad = trailer.accessBits.inconsistentByte {
@@ -212,39 +187,20 @@ public struct MifareClassicTagView: ~Escapable {
   /// The trailer of `sector` as stored in the dump (inconsistent access bits included);
   /// `nil` for a sector the card does not have.
   public func trailer(ofSector sector: Int) -> MifareClassicSectorTrailer? {
-    guard let block = kind.trailerBlock(ofSector: sector) else { return nil }
-    return try? MifareClassicSectorTrailer(reading: image, at: block &* MifareClassic.blockSize)
+    MifareClassic.trailer(ofSector: sector, in: image, kind: kind)
   }
 
   /// Whether the NDEF data of `sector` may be written: its NFC general purpose byte grants
   /// writing (AN1304 §6.3.1) and its access bits let key A or a usable key B write every
   /// data block (MF1S50 §8.7.2).
   public func isSectorWritable(_ sector: Int) -> Bool {
-    guard let trailer = trailer(ofSector: sector), let count = kind.blockCount(inSector: sector),
-      MifareClassicNFCSectorGeneralPurposeByte(rawValue: trailer.generalPurposeByte).isWritable
-    else { return false }
-    for index in 0..<(count &- 1) {
-      if !trailer.canWrite(blockIndex: index, blocksInSector: count, with: .a)
-        && !trailer.canWrite(blockIndex: index, blocksInSector: count, with: .b)
-      {
-        return false
-      }
-    }
-    return true
+    MifareClassic.isSectorWritable(sector, in: image, kind: kind)
   }
 
   /// The key that writes the data blocks of `sector`: key A when the access bits allow it,
   /// else key B; `nil` when neither may.
   public func writingKey(forSector sector: Int) -> MifareClassicKeySlot? {
-    guard let trailer = trailer(ofSector: sector), let count = kind.blockCount(inSector: sector) else {
-      return nil
-    }
-    for key in [MifareClassicKeySlot.a, .b]
-    where (0..<(count &- 1)).allSatisfy({ trailer.canWrite(blockIndex: $0, blocksInSector: count, with: key) }
-    ) {
-      return key
-    }
-    return nil
+    MifareClassic.writingKey(forSector: sector, in: image, kind: kind)
   }
 
   /// Whether the tag is read-only (AN1304 §6.4 READ-ONLY state): the first NDEF sector may

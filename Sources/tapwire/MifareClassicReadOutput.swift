@@ -36,7 +36,7 @@ enum MifareClassicReadOutput {
       if json {
         Swift.print(
           JSON.object([
-            ("format", .string("mifareClassic")), ("card", .string(card)), ("uid", .string(uid)),
+            ("format", .string("mfc")), ("card", .string(card)), ("uid", .string(uid)),
             ("unreadSectors", .array(unread.map { .int($0) })), ("image", .string(Hex.string(image))),
           ]).serialized)
       } else {
@@ -68,7 +68,7 @@ enum MifareClassicReadOutput {
       }
       Swift.print(
         JSON.object([
-          ("format", .string("mifareClassic")), ("card", .string(card)), ("uid", .string(uid)),
+          ("format", .string("mfc")), ("card", .string(card)), ("uid", .string(uid)),
           (
             "mad",
             .object([

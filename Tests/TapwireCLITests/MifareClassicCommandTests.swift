@@ -28,7 +28,7 @@ struct MifareClassicCommandTests {
     let read = try CLI.run(["read"] + device + ["--json"])
     #expect(read.status == 0, "\(read.stderr)")
     let object = try CLI.object(read.stdout)
-    #expect(object["format"] as? String == "mifareClassic")
+    #expect(object["format"] as? String == "mfc")
     #expect(object["readOnly"] as? Bool == false)
     let mad = try #require(object["mad"] as? [String: Any])
     #expect(mad["version"] as? Int == 1)

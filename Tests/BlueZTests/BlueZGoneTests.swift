@@ -90,10 +90,16 @@ struct BlueZGoneTests {
     let events = try await lifecycle(s, seconds: 15) { event in
       if case .statusChanged = event, sent.increment() == 1 {
         // Once the scan runs (the first status change is discovering; StartDiscovery follows
-        // on the scanner's own connection), from a thread of its own: the mock's answer takes
+        // on the scanner's own connection, so wait for the adapter to say it discovers: under
+        // load a fixed delay let `restart` come first, and the new BlueZ's missing adapter
+        // ended the session with noAdapter), from a thread of its own: the mock's answer takes
         // a second for `restart`, which must not hold the pool the scanner runs on.
         Thread {
-          usleep(800_000)
+          var polls = 0
+          while polls < 500, (try? stack.send("discovering hci0")) != "ok 1" {
+            polls += 1
+            usleep(20_000)
+          }
           _ = try? stack.send(command)
         }.start()
       }

@@ -21,6 +21,7 @@ One command per line on stdin, one answer line on stdout ("ok ..." or "error NAM
   restart                       BlueZ restarts: the mock owning org.bluez is killed (the bus says
                                 NameOwnerChanged org.bluez OLD ""), a new one takes the name
                                 (NameOwnerChanged org.bluez "" NEW), with no adapter
+  discovering HCI               "ok 1" while the adapter discovers (Adapter1.Discovering), else "ok 0"
   unplug HCI                    the adapter goes away: RemoveAdapterWithDevices (InterfacesRemoved
                                 of each device, then of org.bluez.Adapter1)
 """
@@ -155,6 +156,9 @@ def run(words):
         return ''
     if command == 'restart':
         return restart()
+    if command == 'discovering':
+        props = dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + words[1]), PROPS)
+        return '1' if props.Get(ADAPTER, 'Discovering') else '0'
     if command == 'unplug':
         bluez.RemoveAdapterWithDevices(words[1])
         return ''

@@ -221,7 +221,7 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
-        "PCSCControl", "DaemonStack",
+        "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL",
       ],
       exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),

@@ -116,7 +116,7 @@ let package = Package(
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
-        "ReaderConnection", "JSONOutput", "SignalPipe",
+        "ReaderConnection", "JSONOutput", "SignalPipe", "SecureChannel", "GlobalPlatformCryptoOpenSSL",
       ],
       swiftSettings: swiftSettings),
 

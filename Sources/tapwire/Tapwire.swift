@@ -19,6 +19,7 @@ struct Tapwire {
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
+           tapwire gp info|list --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [--json] ...
            tapwire help [COMMAND]
 
     commands:
@@ -32,6 +33,7 @@ struct Tapwire {
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
+      gp       open a GlobalPlatform secure channel (SCP02/SCP03) and list a card's applets
       help     show this text, or a command's help
 
     exit status (every command): 0 done, 1 failed (the typed reason on standard error, or
@@ -90,7 +92,7 @@ struct Tapwire {
     arguments.removeFirst()
     // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
     // any thread starts.
-    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect"].contains(command) {
+    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "gp"].contains(command) {
       SignalForwarding.install()
     }
     switch command {
@@ -112,6 +114,8 @@ struct Tapwire {
       exit(ReaderCommands.admin(arguments))
     case "discover", "connect":
       exit(ReaderCommands.discover(command, arguments))
+    case "gp":
+      exit(ReaderCommands.gp(arguments))
     case "help", "-h", "--help":
       guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
         print(usage)
@@ -130,11 +134,14 @@ struct Tapwire {
     "decode": decodeUsage, "encode": EncodeCommand.usage, "read": ReaderCommands.readUsage,
     "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
-    "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
+    "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage,
+    "gp": ReaderCommands.gpUsage,
+    "help": usage,
   ]
 
   static let commands = [
-    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "help",
+    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "gp",
+    "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

@@ -23,9 +23,9 @@ final class GlobalPlatformCardStack {
 
   let namespace: DaemonNamespace
 
-  /// Starts pcscd and `gp_card.py` with `arguments`, inserts the card and waits until pcscd
-  /// sees it.
-  init(_ arguments: [String] = []) async throws {
+  /// Starts pcscd and `gp_card.py` with `arguments` and inserts the card (leaving after
+  /// `leavingAfter` APDUs when given).
+  init(_ arguments: [String] = [], leavingAfter: Int? = nil) async throws {
     let directory = PCSCStack.directory
     let script = """
       mount --bind \(directory)/run /run || { echo "mount --bind \(directory)/run /run failed"; exit 1; }
@@ -48,7 +48,7 @@ final class GlobalPlatformCardStack {
       guard let context = try? PCSCContext(), let readers = try? await context.readers() else { return false }
       return readers.contains(PCSCStack.reader)
     }
-    try insert()
+    try insert(leavingAfter: leavingAfter)
   }
 
   /// `insert [N]`: the card (re)connects to vpcd, leaving after N APDUs when given.
@@ -66,7 +66,9 @@ final class GlobalPlatformCardStack {
 
   /// The commands the card received, as sent (wrapped), in upper-case hex.
   func commandsReceived() -> [String] {
-    namespace.file("card.log").split(separator: "\n").filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
+    namespace.file("card.log").split(separator: "\n").filter { $0.hasPrefix("> ") }.map {
+      String($0.dropFirst(2))
+    }
   }
 
   /// Connects to the card and selects the ISD (plain).
@@ -74,7 +76,8 @@ final class GlobalPlatformCardStack {
     let context = try PCSCContext()
     _ = try #require(try await context.waitForCard(in: PCSCStack.reader, timeout: .seconds(30)))
     var transport = PCSCAPDUTransport(card: try await context.connect(to: PCSCStack.reader))
-    let answer = try await transport.transmit(GlobalPlatformCommands.select(GlobalPlatformCardTests.isd).encodedBytes())
+    let answer = try await transport.transmit(
+      GlobalPlatformCommands.select(GlobalPlatformCardTests.isd).encodedBytes())
     #expect(answer.suffix(2) == [0x90, 0x00])
     return transport
   }
@@ -164,7 +167,9 @@ struct GlobalPlatformCardTests {
     await #expect {
       _ = try await Self.open(stack, Self.configuration(.scp03, .cMAC, keys: wrong))
     } throws: { error in
-      guard case .secureChannel(let failure) = error as? SecureChannelTransportError<ReaderError> else { return false }
+      guard case .secureChannel(let failure) = error as? SecureChannelTransportError<ReaderError> else {
+        return false
+      }
       return failure.code == .cardCryptogramMismatch
     }
     let sent = stack.commandsReceived()
@@ -179,14 +184,17 @@ struct GlobalPlatformCardTests {
       var transport = try await stack.connect()
       let initialize = try await transport.transmit(hex("8050000008112233445566778800"))
       #expect(initialize.suffix(2) == [0x90, 0x00])
-      let authenticate = try await transport.transmit([0x84, 0x82, 0x01, 0x00, 0x10] + [UInt8](repeating: 0, count: 16))
+      let authenticate = try await transport.transmit(
+        [0x84, 0x82, 0x01, 0x00, 0x10] + [UInt8](repeating: 0, count: 16))
       #expect(authenticate == [0x63, 0x00])
     }
     #expect(try stack.triesLeft() == "tries 0")
     await #expect {
       _ = try await Self.open(stack, Self.configuration(.scp03, .cMAC))
     } throws: { error in
-      guard case .secureChannel(let failure) = error as? SecureChannelTransportError<ReaderError> else { return false }
+      guard case .secureChannel(let failure) = error as? SecureChannelTransportError<ReaderError> else {
+        return false
+      }
       return failure.code == .keySetBlocked && failure.statusWord?.rawValue == 0x6983
     }
   }
@@ -218,7 +226,9 @@ struct GlobalPlatformCardTests {
     await #expect {
       _ = try await Self.open(stack, Self.configuration(protocolNumber, .cMAC, keyVersion: old))
     } throws: { error in
-      guard case .secureChannel(let failure) = error as? SecureChannelTransportError<ReaderError> else { return false }
+      guard case .secureChannel(let failure) = error as? SecureChannelTransportError<ReaderError> else {
+        return false
+      }
       return failure.code == .initializeUpdateFailed && failure.statusWord?.rawValue == 0x6A88
     }
   }
@@ -234,7 +244,8 @@ struct GlobalPlatformCardTests {
     func component(_ tag: UInt8, _ info: [UInt8]) -> [UInt8] {
       [tag, UInt8(info.count >> 8), UInt8(info.count & 0xFF)] + info
     }
-    let header = [0xDE, 0xCA, 0xFF, 0xED, 0x01, 0x02, 0x04, 0x02, 0x01, UInt8(package.bytes.count)] + package.bytes
+    let header =
+      [0xDE, 0xCA, 0xFF, 0xED, 0x01, 0x02, 0x04, 0x02, 0x01, UInt8(package.bytes.count)] + package.bytes
     let applets = [0x01, UInt8(applet.bytes.count)] + applet.bytes + [0x00, 0x10]
     let method = (0..<methodBytes).map { UInt8(truncatingIfNeeded: $0) }
     return component(1, header) + component(3, applets) + component(7, method)
@@ -276,13 +287,16 @@ struct GlobalPlatformCardTests {
     #expect(applications.entries.map(\.aid) == [Self.instance.bytes, Self.secondInstance.bytes])
     #expect(applications.entries.map(\.lifeCycle) == [.selectable, .installed])
     #expect(applications.entries.map(\.loadFileAID) == [Self.package.bytes, Self.package.bytes])
-    let lock = CommandAPDU(cla: .globalPlatform, ins: .gpSetStatus, p1: 0x40, p2: 0x83, data: Self.instance.bytes)
+    let lock = CommandAPDU(
+      cla: .globalPlatform, ins: .gpSetStatus, p1: 0x40, p2: 0x83, data: Self.instance.bytes)
     #expect(try await channel.send(lock).statusWord.rawValue == 0x9000)
 
     var plain = channel.exchanger.transport
-    #expect(try await plain.transmit(GlobalPlatformCommands.select(Self.instance).encodedBytes()) == [0x6A, 0x82])
+    #expect(
+      try await plain.transmit(GlobalPlatformCommands.select(Self.instance).encodedBytes()) == [0x6A, 0x82])
     channel = try await Self.open(stack, Self.configuration(.scp03, .cMAC))
-    let unlock = CommandAPDU(cla: .globalPlatform, ins: .gpSetStatus, p1: 0x40, p2: 0x07, data: Self.instance.bytes)
+    let unlock = CommandAPDU(
+      cla: .globalPlatform, ins: .gpSetStatus, p1: 0x40, p2: 0x07, data: Self.instance.bytes)
     #expect(try await channel.send(unlock).statusWord.rawValue == 0x9000)
     plain = channel.exchanger.transport
     let selected = try await plain.transmit(GlobalPlatformCommands.select(Self.instance).encodedBytes())
@@ -321,13 +335,13 @@ struct GlobalPlatformCardTests {
   /// INSTALL and two blocks): the third block's exchange fails with the reader's typed
   /// card-gone error, and nothing was registered.
   @Test func cardRemovedMidLoad() async throws {
-    let stack = try await GlobalPlatformCardStack()
+    let stack = try await GlobalPlatformCardStack(leavingAfter: 6)
     defer { stack.stop() }
-    try stack.insert(leavingAfter: 6)
     var channel = try await Self.open(stack, Self.configuration(.scp03, .cMACAndDecryption))
     let file = Self.loadFile(methodBytes: 600)
     #expect(
-      try await channel.send(GlobalPlatformCommands.installForLoad(loadFile: Self.package)).statusWord.rawValue
+      try await channel.send(GlobalPlatformCommands.installForLoad(loadFile: Self.package)).statusWord
+        .rawValue
         == 0x9000)
     let blocks = try GlobalPlatformCommands.load(file, blockSize: 239)
     var failedBlock: Int?
@@ -343,6 +357,44 @@ struct GlobalPlatformCardTests {
       }
     }
     #expect(failedBlock == 2)
+  }
+
+  /// `tapwire gp list|info` against the Python card: the registry in lines and in JSON, the
+  /// keys only as check values (the well-known test key's AES KCVs), wrong keys named.
+  @Test func cliListsTheRegistry() async throws {
+    let stack = try await GlobalPlatformCardStack()
+    defer { stack.stop() }
+    let list = try PCSCTransportTests.tapwire([
+      "gp", "list", "--pcsc", PCSCStack.reader, "--key", "test", "--security", "mac+enc+rmac",
+    ])
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("secure channel: SCP03, C-MAC+C-DECRYPTION+R-MAC"))
+    // The well-known test key's AES check value (AES-ECB of 16 bytes 01, first 3 bytes).
+    #expect(list.stdout.contains("key check values: 504A77 504A77 504A77"))
+    #expect(list.stdout.contains("ISD: A000000151000000 (SECURED) privileges 9EFE80"))
+    #expect(!list.stdout.contains("404142"))
+    let info = try PCSCTransportTests.tapwire([
+      "gp", "info", "--pcsc", PCSCStack.reader, "--key-enc", "404142434445464748494A4B4C4D4E4F", "--key-mac",
+      "404142434445464748494A4B4C4D4E4F", "--key-dek", "404142434445464748494A4B4C4D4E4F", "--kvn", "0x30",
+      "--scp", "03", "--json",
+    ])
+    #expect(info.status == 0, "\(info.stderr)")
+    let object = try PCSCTransportTests.object(info.stdout)
+    #expect(object["format"] as? String == "gpInfo")
+    #expect(object["scp"] as? String == "SCP03")
+    let isd = try #require((object["issuerSecurityDomain"] as? [[String: Any]])?.first)
+    #expect(isd["aid"] as? String == "A000000151000000")
+    #expect((object["applications"] as? [Any])?.isEmpty == true)
+    #expect((object["keyCheckValues"] as? [String])?.count == 3)
+    #expect(!info.stdout.contains("404142"))
+    let authentications = stack.commandsReceived().filter { $0.hasPrefix("8482") }.count
+    let wrong = try PCSCTransportTests.tapwire([
+      "gp", "list", "--pcsc", PCSCStack.reader, "--key", String(repeating: "11", count: 16),
+    ])
+    #expect(wrong.status == 1)
+    #expect(wrong.stderr.contains("cardCryptogramMismatch"))
+    #expect(stack.commandsReceived().filter { $0.hasPrefix("8482") }.count == authentications)
+    #expect(try stack.triesLeft() == "tries 3")
   }
 }
 

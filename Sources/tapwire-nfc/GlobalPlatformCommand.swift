@@ -80,7 +80,7 @@ enum GlobalPlatformCommand {
       return
     }
     print("secure channel: \(session.secureChannelProtocol), \(session.securityLevel)")
-    print("key check values: " + checkValues.map(\.description).joined(separator: " "))
+    print("key check values: " + checkValues.map { Hex.string($0.bytes) }.joined(separator: " "))
     if let cplc { print("CPLC: \(Hex.string(cplc.bytes))") }
     for (subset, entries) in sections {
       for entry in entries { print(line(entry, subset)) }
@@ -128,7 +128,7 @@ enum GlobalPlatformCommand {
       ("ok", .bool(true)), ("format", .string("gp" + (subcommand == "info" ? "Info" : "List"))),
       ("scp", .string("\(session.secureChannelProtocol)")),
       ("securityLevel", .string("\(session.securityLevel)")),
-      ("keyCheckValues", .array(checkValues.map { .string($0.description) })),
+      ("keyCheckValues", .array(checkValues.map { .string(Hex.string($0.bytes)) })),
     ]
     if let cplc { fields.append(("cplc", .string(Hex.string(cplc.bytes)))) }
     fields += [

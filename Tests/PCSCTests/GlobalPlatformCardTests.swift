@@ -370,8 +370,8 @@ struct GlobalPlatformCardTests {
     #expect(list.status == 0, "\(list.stderr)")
     #expect(list.stdout.contains("secure channel: SCP03, C-MAC+C-DECRYPTION+R-MAC"))
     // The well-known test key's AES check value (AES-ECB of 16 bytes 01, first 3 bytes).
-    #expect(list.stdout.contains("key check values: 504A77 504A77 504A77"))
-    #expect(list.stdout.contains("ISD: A000000151000000 (SECURED) privileges 9EFE80"))
+    #expect(list.stdout.contains("key check values: 504a77 504a77 504a77"))
+    #expect(list.stdout.contains("ISD: a000000151000000 (SECURED) privileges 9efe80"))
     #expect(!list.stdout.contains("404142"))
     let info = try PCSCTransportTests.tapwire([
       "gp", "info", "--pcsc", PCSCStack.reader, "--key-enc", "404142434445464748494A4B4C4D4E4F", "--key-mac",
@@ -383,9 +383,12 @@ struct GlobalPlatformCardTests {
     #expect(object["format"] as? String == "gpInfo")
     #expect(object["scp"] as? String == "SCP03")
     let isd = try #require((object["issuerSecurityDomain"] as? [[String: Any]])?.first)
-    #expect(isd["aid"] as? String == "A000000151000000")
+    #expect(isd["aid"] as? String == "a000000151000000")
     #expect((object["applications"] as? [Any])?.isEmpty == true)
-    #expect((object["keyCheckValues"] as? [String])?.count == 3)
+    #expect(object["keyCheckValues"] as? [String] == ["504a77", "504a77", "504a77"])
+    #expect(isd["lifeCycle"] as? String == "SECURED")
+    #expect(isd["privileges"] as? String == "9efe80")
+    #expect((object["cplc"] as? String)?.hasPrefix("4790505147910000") == true)
     #expect(!info.stdout.contains("404142"))
     let authentications = stack.commandsReceived().filter { $0.hasPrefix("8482") }.count
     let wrong = try PCSCTransportTests.tapwire([

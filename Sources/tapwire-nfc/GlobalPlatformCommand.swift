@@ -8,27 +8,39 @@ import NFCReaderPCSC
 import NFCWire
 import SecureChannel
 
-/// `tapwire-nfc gp info|list`: opens a GlobalPlatform secure channel (SCP02/SCP03,
+/// `tapwire-nfc gp info|list|delete|lock|unlock|put-key`: opens a GlobalPlatform secure channel (SCP02/SCP03,
 /// GPCS 2.3 Appendix E, Amendment D) to the issuer security domain of the card in a PC/SC
-/// reader and lists the registry with GET STATUS (GPCS 2.3 §11.4). Keys appear only as key
-/// check values.
+/// reader and lists the registry with GET STATUS (GPCS 2.3 §11.4), deletes a card content
+/// object (§11.2), locks or unlocks an application (SET STATUS, §11.10) or replaces the key set
+/// (PUT KEY, §11.8). Keys appear only as key check values.
 ///
 /// Exit 0 done, 1 no reader or card, a transport failure or a secure-channel failure (named),
 /// 2 bad usage.
 enum GlobalPlatformCommand {
   static let usage = """
-    usage: tapwire-nfc gp info|list --pcsc READER (--key HEX|test | --key-enc HEX --key-mac HEX --key-dek HEX)
+    usage: tapwire-nfc gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER (--key HEX|test | --key-enc HEX --key-mac HEX --key-dek HEX)
                       [--kvn N] [--kdf emv|visa2|kdf3] [--scp 02|03] [--security mac|mac+enc|mac+rmac|mac+enc+rmac|all]
+                      [--related] [--new-key HEX | --new-key-enc/--new-key-mac/--new-key-dek HEX] [--new-kvn N]
                       [--timeout SECONDS] [--json]
     """
 
   typealias Channel = SecureChannelTransport<PCSCAPDUTransport, OpenSSLSecureChannelCrypto>
 
   static func run(_ arguments: [String]) async {
-    guard let subcommand = arguments.first, ["info", "list"].contains(subcommand) else {
-      TapwireNFC.fail("gp needs a command: info, list\n\(usage)")
+    let subcommands = ["info", "list", "delete", "lock", "unlock", "put-key"]
+    guard let subcommand = arguments.first, subcommands.contains(subcommand) else {
+      TapwireNFC.fail("gp needs a command: \(subcommands.joined(separator: ", "))\n\(usage)")
     }
-    let rest = Array(arguments.dropFirst())
+    var rest = Array(arguments.dropFirst())
+    var target: ApplicationIdentifier?
+    if ["delete", "lock", "unlock"].contains(subcommand) {
+      guard let text = rest.first, !text.hasPrefix("--"), let bytes = Hex.bytes(text),
+        let aid = try? ApplicationIdentifier(bytes)
+      else { TapwireNFC.fail("gp \(subcommand) needs an AID (5 to 16 bytes in hex)") }
+      target = aid
+      rest.removeFirst()
+    }
+    let newKeys = subcommand == "put-key" ? newKeys(rest) : nil
     let json = rest.contains("--json")
     let configuration = configuration(rest)
     let crypto: OpenSSLSecureChannelCrypto
@@ -62,6 +74,16 @@ enum GlobalPlatformCommand {
     } catch {
       TapwireNFC.fail("secure channel: \(describe(error))", status: 1)
     }
+    if let target {
+      await manage(subcommand, target, related: rest.contains("--related"), over: &channel, json: json)
+      try? await card.disconnect(.reset)
+      return
+    }
+    if let newKeys {
+      await putKey(newKeys, over: &channel, crypto: crypto, json: json)
+      try? await card.disconnect(.reset)
+      return
+    }
     var sections: [(GlobalPlatformStatusSubset, [GlobalPlatformRegistryEntry])] = []
     for subset in [GlobalPlatformStatusSubset.issuerSecurityDomain, .applications, .loadFilesAndModules] {
       do {
@@ -85,6 +107,111 @@ enum GlobalPlatformCommand {
     for (subset, entries) in sections {
       for entry in entries { print(line(entry, subset)) }
     }
+  }
+
+  /// DELETE (with its related objects when `related`), or SET STATUS of an application to
+  /// locked (83) or back to selectable (07).
+  static func manage(
+    _ subcommand: String, _ aid: ApplicationIdentifier, related: Bool, over channel: inout Channel, json: Bool
+  ) async {
+    let command =
+      subcommand == "delete"
+      ? GlobalPlatformCommands.delete(aid, relatedObjects: related)
+      : CommandAPDU(
+        cla: .globalPlatform, ins: .gpSetStatus, p1: 0x40, p2: subcommand == "lock" ? 0x83 : 0x07,
+        data: aid.bytes)
+    let name =
+      ["delete": "DELETE", "lock": "SET STATUS (lock)", "unlock": "SET STATUS (unlock)"][subcommand] ?? ""
+    let sw: UInt16
+    do { sw = try await channel.send(command).statusWord.rawValue } catch {
+      TapwireNFC.fail("\(name): \(describe(error))", status: 1)
+    }
+    guard sw == 0x9000 else {
+      TapwireNFC.fail(
+        "\(name) \(Hex.string(aid.bytes)): status word \(String(format: "%04X", sw))", status: 1)
+    }
+    let done = ["delete": "deleted", "lock": "locked", "unlock": "unlocked"][subcommand] ?? ""
+    if json {
+      let object: JSON = .object([
+        ("ok", .bool(true)), ("format", .string("gpManage")), ("action", .string(subcommand)),
+        ("aid", .string(Hex.string(aid.bytes))),
+      ])
+      print(object.serialized(.spaced))
+    } else {
+      print("\(done) \(Hex.string(aid.bytes))")
+    }
+  }
+
+  /// PUT KEY of `keys` as `--new-kvn` (default: the version in use), replacing the version in
+  /// use; the card's answer must be the version and the check values.
+  static func putKey(
+    _ request: (keys: SecureChannelKeys, version: UInt8?), over channel: inout Channel,
+    crypto: OpenSSLSecureChannelCrypto, json: Bool
+  ) async {
+    let replaced = channel.session.keyVersion
+    let command: PutKeyCommand
+    do throws(SecureChannelError) {
+      command = try PutKeyCommand(
+        keys: request.keys, newKeyVersion: request.version ?? replaced, replacing: replaced,
+        session: channel.session)
+    } catch {
+      TapwireNFC.fail("PUT KEY: \(error.code)", status: 1)
+    }
+    let answer: ResponseAPDU
+    do { answer = try await channel.send(command.command) } catch {
+      TapwireNFC.fail("PUT KEY: \(describe(error))", status: 1)
+    }
+    guard answer.statusWord.rawValue == 0x9000 else {
+      TapwireNFC.fail("PUT KEY: status word \(String(format: "%04X", answer.statusWord.rawValue))", status: 1)
+    }
+    guard answer.data == command.expectedResponseData else {
+      TapwireNFC.fail(
+        "PUT KEY: the card's answer does not confirm the key version and check values", status: 1)
+    }
+    let version = request.version ?? replaced
+    let values = command.checkValues.map { Hex.string($0.bytes) }
+    if json {
+      let object: JSON = .object([
+        ("ok", .bool(true)), ("format", .string("gpPutKey")), ("keyVersion", .int(Int(version))),
+        ("replaced", .int(Int(replaced))), ("keyCheckValues", .array(values.map { .string($0) })),
+      ])
+      print(object.serialized(.spaced))
+    } else {
+      print(
+        "key version \(version) loaded (replaced \(replaced)), key check values: \(values.joined(separator: " "))"
+      )
+    }
+  }
+
+  /// The new keys of `put-key` (`--new-key` or the three `--new-key-*`) and `--new-kvn`.
+  static func newKeys(_ arguments: [String]) -> (keys: SecureChannelKeys, version: UInt8?) {
+    func bytes(_ flag: String) -> [UInt8]? {
+      guard let text = TapwireNFC.value(after: flag, in: arguments) else { return nil }
+      guard let value = Hex.bytes(text) else { TapwireNFC.fail("\(flag) needs hex") }
+      return value
+    }
+    let keys: SecureChannelKeys
+    do throws(SecureChannelError) {
+      if let key = bytes("--new-key") {
+        keys = try SecureChannelKeys(key: key)
+      } else if let enc = bytes("--new-key-enc"), let mac = bytes("--new-key-mac"),
+        let dek = bytes("--new-key-dek")
+      {
+        keys = try SecureChannelKeys(encryption: enc, mac: mac, dataEncryption: dek)
+      } else {
+        TapwireNFC.fail("gp put-key needs --new-key HEX or --new-key-enc, --new-key-mac and --new-key-dek")
+      }
+    } catch {
+      TapwireNFC.fail("the new key: \(error.code)")
+    }
+    let version = TapwireNFC.value(after: "--new-kvn", in: arguments).map { text -> UInt8 in
+      let hex = text.hasPrefix("0x")
+      guard let value = UInt8(hex ? String(text.dropFirst(2)) : text, radix: hex ? 16 : 10),
+        (1...0x7F).contains(value)
+      else { TapwireNFC.fail("--new-kvn is 1...127 (or 0x01...0x7F)") }
+      return value
+    }
+    return (keys, version)
   }
 
   static func line(_ entry: GlobalPlatformRegistryEntry, _ subset: GlobalPlatformStatusSubset) -> String {

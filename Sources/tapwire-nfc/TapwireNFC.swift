@@ -26,7 +26,7 @@ struct TapwireNFC {
            tapwire-nfc dump --pcsc READER [--timeout SECONDS]
            tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire-nfc connect --bluez --serial S [--json]
-           tapwire-nfc gp info|list --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [...]
+           tapwire-nfc gp info|list|delete|lock|unlock|put-key --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [...]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag

@@ -7,12 +7,21 @@ extension ReaderCommands {
     usage: tapwire gp info|list --pcsc READER (--key HEX|test | --key-enc HEX --key-mac HEX --key-dek HEX)
                       [--kvn N] [--kdf emv|visa2|kdf3] [--scp 02|03]
                       [--security mac|mac+enc|mac+rmac|mac+enc+rmac|all|none] [--timeout SECONDS] [--json]
+           tapwire gp delete AID [--related] | lock AID | unlock AID  (then the options above)
+           tapwire gp put-key (--new-key HEX | --new-key-enc HEX --new-key-mac HEX --new-key-dek HEX)
+                      [--new-kvn N]  (then the options above)
 
       list    open a GlobalPlatform secure channel (SCP02 or SCP03, GPCS 2.3 Appendix E,
               Amendment D) to the card's issuer security domain and list the registry (GET
               STATUS): the ISD, every application and every load file with its modules, each
               with its life cycle and privileges
       info    the same, with the card production life cycle data (GET DATA 9F7F)
+      delete  DELETE the load file or application AID (--related: a load file with its
+              applications)
+      lock, unlock  SET STATUS of the application AID to locked, or back to selectable
+      put-key replace the key set in use with new keys (PUT KEY, encrypted under the DEK, the
+              card's check values verified) as key version --new-kvn (default: the same);
+              prints the new keys' check values
       --key HEX       one key for ENC, MAC and DEK (16, 24 or 32 bytes); `--key test` names the
                       well-known test key 404142...4F (never used otherwise)
       --key-enc/--key-mac/--key-dek HEX  the three keys
@@ -36,36 +45,55 @@ extension ReaderCommands {
 
   /// `tapwire gp`: checks the subcommand and options, runs `tapwire-nfc gp`.
   static func gp(_ arguments: [String]) -> Int32 {
-    let subcommands = ["info", "list"]
-    guard let subcommand = arguments.first else {
-      Tapwire.fail("gp needs a command: \(subcommands.joined(separator: ", "))")
-    }
-    if ["-h", "--help"].contains(subcommand) {
-      print(gpUsage)
+    let subcommands = ["info", "list", "delete", "lock", "unlock", "put-key"]
+    guard let subcommand = subcommand(of: "gp", arguments, among: subcommands, usage: gpUsage) else {
       return 0
-    }
-    guard subcommands.contains(subcommand) else {
-      let hint =
-        Suggestion.closest(to: subcommand, among: subcommands).map { "; did you mean '\($0)'?" } ?? ""
-      Tapwire.fail("unknown gp command '\(subcommand)'\(hint)")
     }
     let valued = [
       "--pcsc", "--reader", "--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp",
-      "--security", "--timeout",
+      "--security", "--timeout", "--new-key", "--new-key-enc", "--new-key-mac", "--new-key-dek", "--new-kvn",
     ]
     var rest = arguments.dropFirst()
+    if ["delete", "lock", "unlock"].contains(subcommand) {
+      guard let aid = rest.popFirst(), !aid.hasPrefix("-") else {
+        Tapwire.fail("gp \(subcommand) needs an AID")
+      }
+    }
     while let argument = rest.popFirst() {
       switch argument {
       case _ where valued.contains(argument):
         guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-      case "--json": continue
+      case "--json", "--related": continue
       case "-h", "--help":
         print(gpUsage)
         return 0
       default:
-        failUnknownOption(argument, among: valued + ["--json"])
+        failUnknownOption(argument, among: valued + ["--json", "--related"])
       }
     }
     return passThrough(["gp"] + arguments)
+  }
+
+  /// The subcommand of `command` (the first of `arguments`), one of `subcommands`; nil after
+  /// printing `usage` for `-h`/`--help`. A missing or unknown one is a usage error (exit 2)
+  /// with the closest name suggested.
+  static func subcommand(
+    of command: String, _ arguments: [String], among subcommands: [String], usage: String
+  )
+    -> String?
+  {
+    guard let subcommand = arguments.first else {
+      Tapwire.fail("\(command) needs a command: \(subcommands.joined(separator: ", "))")
+    }
+    if ["-h", "--help"].contains(subcommand) {
+      print(usage)
+      return nil
+    }
+    guard subcommands.contains(subcommand) else {
+      let hint =
+        Suggestion.closest(to: subcommand, among: subcommands).map { "; did you mean '\($0)'?" } ?? ""
+      Tapwire.fail("unknown \(command) command '\(subcommand)'\(hint)")
+    }
+    return subcommand
   }
 }

@@ -19,7 +19,7 @@ struct Tapwire {
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
-           tapwire gp info|list --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [--json] ...
+           tapwire gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER --key HEX|test [--json] ...
            tapwire help [COMMAND]
 
     commands:
@@ -33,7 +33,7 @@ struct Tapwire {
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
-      gp       open a GlobalPlatform secure channel (SCP02/SCP03) and list a card's applets
+      gp       manage a JavaCard over a GlobalPlatform secure channel (SCP02/SCP03): list, delete, lock, keys
       help     show this text, or a command's help
 
     exit status (every command): 0 done, 1 failed (the typed reason on standard error, or

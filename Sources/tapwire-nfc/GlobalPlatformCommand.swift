@@ -185,11 +185,7 @@ enum GlobalPlatformCommand {
 
   /// The new keys of `put-key` (`--new-key` or the three `--new-key-*`) and `--new-kvn`.
   static func newKeys(_ arguments: [String]) -> (keys: SecureChannelKeys, version: UInt8?) {
-    func bytes(_ flag: String) -> [UInt8]? {
-      guard let text = TapwireNFC.value(after: flag, in: arguments) else { return nil }
-      guard let value = Hex.bytes(text) else { TapwireNFC.fail("\(flag) needs hex") }
-      return value
-    }
+    func bytes(_ flag: String) -> [UInt8]? { hexValue(after: flag, in: arguments) }
     let keys: SecureChannelKeys
     do throws(SecureChannelError) {
       if let key = bytes("--new-key") {
@@ -298,13 +294,16 @@ enum GlobalPlatformCommand {
     return "\(error)"
   }
 
+  /// The bytes after `flag`, nil when the flag is absent; not hex is a usage error (exit 2).
+  static func hexValue(after flag: String, in arguments: [String]) -> [UInt8]? {
+    guard let text = TapwireNFC.value(after: flag, in: arguments) else { return nil }
+    guard let value = Hex.bytes(text) else { TapwireNFC.fail("\(flag) needs hex") }
+    return value
+  }
+
   /// The secure channel configuration from the options; usage errors exit 2.
   static func configuration(_ arguments: [String]) -> SecureChannelConfiguration {
-    func bytes(_ flag: String) -> [UInt8]? {
-      guard let text = TapwireNFC.value(after: flag, in: arguments) else { return nil }
-      guard let value = Hex.bytes(text) else { TapwireNFC.fail("\(flag) needs hex") }
-      return value
-    }
+    func bytes(_ flag: String) -> [UInt8]? { hexValue(after: flag, in: arguments) }
     let keys: SecureChannelKeys
     do throws(SecureChannelError) {
       if TapwireNFC.value(after: "--key", in: arguments) == "test" {

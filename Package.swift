@@ -138,7 +138,8 @@ let package = Package(
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
         "MifareClassicNDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
-        "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate",
+        "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate", "SecureChannel",
+        "GlobalPlatformCryptoOpenSSL",
       ],
       swiftSettings: swiftSettings),
 
@@ -259,7 +260,7 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
-        "PCSCControl", "DaemonStack",
+        "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL",
       ],
       exclude: ["pyscard-crosscheck.py"],
       swiftSettings: swiftSettings),

@@ -29,6 +29,7 @@ struct TapwireNFC {
            tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire-nfc connect --bluez --serial S [--json]
            tapwire-nfc cap info [--json] [--block-size N] FILE.cap
+           tapwire-nfc gp info|list|delete|lock|unlock|put-key --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [...]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
                 (topaz96 = jewel: static memory; topaz512: dynamic) or a Type 3 tag
@@ -48,7 +49,7 @@ struct TapwireNFC {
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
                 script) as a required update, one progress line per round trip and command
-      pcsc, discover, connect  as `tapwire pcsc|discover|connect` (see `tapwire COMMAND --help`)
+      pcsc, discover, connect, gp  as `tapwire pcsc|discover|connect|gp` (see `tapwire COMMAND --help`)
 
     `tapwire` runs these for its reader commands and checks their options first; its help
     (`tapwire COMMAND --help`) is the reference. Exit status: 0 done, 1 failed (the typed
@@ -66,7 +67,7 @@ struct TapwireNFC {
 
   /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
   static var helpTopic: String? {
-    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap"]
+    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap", "gp"]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
     return commands.contains(command) ? command : nil
@@ -99,6 +100,7 @@ struct TapwireNFC {
     case "discover": await DiscoverCommand.discover(arguments)
     case "connect": await DiscoverCommand.connect(arguments)
     case "cap": SignalStop.exit(CAPInfoCommand.run(arguments))
+    case "gp": await GlobalPlatformCommand.run(arguments)
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

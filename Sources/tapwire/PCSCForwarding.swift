@@ -43,20 +43,7 @@ extension ReaderCommands {
   /// `tapwire pcsc`: checks the subcommand and options, runs `tapwire-nfc pcsc`.
   static func pcsc(_ arguments: [String]) -> Int32 {
     let subcommands = ["list", "atr", "apdu", "script", "features", "control", "uid"]
-    guard let subcommand = arguments.first else {
-      Tapwire.fail("pcsc needs a command: \(subcommands.joined(separator: ", "))")
-    }
-    if ["-h", "--help"].contains(subcommand) {
-      print(pcscUsage)
-      return 0
-    }
-    guard subcommands.contains(subcommand) else {
-      let hint =
-        Suggestion.closest(to: subcommand, among: subcommands).map {
-          "; did you mean '\($0)'?"
-        } ?? ""
-      Tapwire.fail("unknown pcsc command '\(subcommand)'\(hint)")
-    }
+    guard subcommand(of: "pcsc", arguments, among: subcommands, usage: pcscUsage) != nil else { return 0 }
     var rest = arguments.dropFirst()
     while let argument = rest.popFirst() {
       switch argument {

@@ -22,6 +22,7 @@ struct Tapwire {
            tapwire cap info [--json] FILE.cap
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
+           tapwire gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER --key HEX|test [--json] ...
            tapwire help [COMMAND]
 
     commands:
@@ -38,6 +39,7 @@ struct Tapwire {
       cap      show a Java Card CAP file: package and applet AIDs, components, load file size
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
+      gp       manage a JavaCard over a GlobalPlatform secure channel (SCP02/SCP03): list, delete, lock, keys
       help     show this text, or a command's help
 
     exit status (every command): 0 done, 1 failed (the typed reason on standard error, or
@@ -101,7 +103,7 @@ struct Tapwire {
     arguments.removeFirst()
     // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
     // any thread starts.
-    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap"]
+    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap", "gp"]
       .contains(
         command)
     {
@@ -130,6 +132,8 @@ struct Tapwire {
       exit(ReaderCommands.discover(command, arguments))
     case "cap":
       exit(CAPForwarding.run(arguments))
+    case "gp":
+      exit(ReaderCommands.gp(arguments))
     case "help", "-h", "--help":
       guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
         print(usage)
@@ -148,14 +152,14 @@ struct Tapwire {
     "decode": decodeUsage, "encode": EncodeCommand.usage, "read": ReaderCommands.readUsage,
     "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
-    "cap": CAPForwarding.usage,
+    "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
   ]
 
   static let commands = [
     "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format",
-    "lock", "cap", "help",
+    "lock", "cap", "gp", "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

@@ -12,7 +12,7 @@ struct HelpAndExitStatusTests {
     ["decode"], ["encode"], ["encode", "capdu"], ["encode", "adv"], ["read"], ["simulate"], ["write"],
     ["apdu"], ["pcsc"], ["pcsc", "list"], ["pcsc", "atr"], ["pcsc", "apdu"], ["pcsc", "script"],
     ["pcsc", "features"], ["pcsc", "control"], ["pcsc", "uid"], ["admin"], ["discover"], ["connect"],
-    ["cap"], ["cap", "info"], ["help"],
+    ["cap"], ["cap", "info"], ["gp"], ["help"],
   ]
 
   @Test(arguments: commands)
@@ -29,7 +29,7 @@ struct HelpAndExitStatusTests {
   }
 
   /// Every help names its exit statuses.
-  @Test(arguments: ["decode", "encode", "read", "write", "apdu", "pcsc", "admin", "discover", "cap", ""])
+  @Test(arguments: ["decode", "encode", "read", "write", "apdu", "pcsc", "admin", "discover", "cap", "gp", ""])
   func everyHelpNamesItsExitStatuses(_ command: String) throws {
     let result = try CLI.run(command.isEmpty ? ["help"] : ["help", command])
     #expect(result.stdout.lowercased().contains("exit status"), "\(command)")
@@ -37,7 +37,7 @@ struct HelpAndExitStatusTests {
   }
 
   /// `tapwire-nfc` (run by the reader commands) answers `--help` for each of its commands.
-  @Test(arguments: ["simulate", "dump", "write", "apdu", "admin", "pcsc", "discover", "connect"])
+  @Test(arguments: ["simulate", "dump", "write", "apdu", "admin", "pcsc", "discover", "connect", "gp"])
   func theReaderToolAnswersHelp(_ command: String) throws {
     let result = try CLI.run([command, "--help"], program: CLI.helper)
     #expect(result.status == 0, "\(command): \(result.stderr)")
@@ -62,6 +62,9 @@ struct HelpAndExitStatusTests {
     (["discover"], "discover"),
     (["discover", "--bluez", "--timeout", "0"], "discover"),
     (["connect", "--bluez"], "connect"),
+    (["gp"], "gp"),
+    (["gp", "lst"], "gp"),
+    (["gp", "list", "--kee", "x"], "gp"),
   ])
   func aUsageErrorExitsTwoAndNamesTheHelp(_ entry: ([String], String)) throws {
     let result = try CLI.run(entry.0)

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// `tapwire gp ...`: checked here, run by `tapwire-nfc gp` (which links pcsc-lite and OpenSSL).
+extension ReaderCommands {
+  static let gpUsage = """
+    usage: tapwire gp info|list --pcsc READER (--key HEX|test | --key-enc HEX --key-mac HEX --key-dek HEX)
+                      [--kvn N] [--kdf emv|visa2|kdf3] [--scp 02|03]
+                      [--security mac|mac+enc|mac+rmac|mac+enc+rmac|all|none] [--timeout SECONDS] [--json]
+           tapwire gp delete AID [--related] | lock AID | unlock AID  (then the options above)
+           tapwire gp put-key (--new-key HEX | --new-key-enc HEX --new-key-mac HEX --new-key-dek HEX)
+                      [--new-kvn N]  (then the options above)
+
+      list    open a GlobalPlatform secure channel (SCP02 or SCP03, GPCS 2.3 Appendix E,
+              Amendment D) to the card's issuer security domain and list the registry (GET
+              STATUS): the ISD, every application and every load file with its modules, each
+              with its life cycle and privileges
+      info    the same, with the card production life cycle data (GET DATA 9F7F)
+      delete  DELETE the load file or application AID (--related: a load file with its
+              applications)
+      lock, unlock  SET STATUS of the application AID to locked, or back to selectable
+      put-key replace the key set in use with new keys (PUT KEY, encrypted under the DEK, the
+              card's check values verified) as key version --new-kvn (default: the same);
+              prints the new keys' check values
+      --key HEX       one key for ENC, MAC and DEK (16, 24 or 32 bytes); `--key test` names the
+                      well-known test key 404142...4F (never used otherwise)
+      --key-enc/--key-mac/--key-dek HEX  the three keys
+      --kvn N         the key version (INITIALIZE UPDATE P1; 0x.. for hex), default the card's first
+      --kdf NAME      diversify the keys with the card's key diversification data: emv (EMV CPS),
+                      visa2 or kdf3, as GlobalPlatformPro names them
+      --scp 02|03     require this protocol (default: the card's)
+      --security L    the security level, default mac (C-MAC)
+      Keys never appear in the output, only their check values. The card cryptogram is
+      checked before EXTERNAL AUTHENTICATE: wrong keys stop there (cardCryptogramMismatch)
+      and the card counts nothing; a card answering 6982/6983 has its key set blocked
+      (keySetBlocked). Never retry with other keys: cards lock after a few failures.
+      Exit status: 0 done, 1 no pcscd, reader or card, a transport or secure-channel failure
+      (named), 2 bad usage.
+
+    examples:
+      tapwire gp list --pcsc "ACS ACR122U PICC Interface 00 00" --key test
+      tapwire gp info --pcsc "Virtual PCD 00 00" --key test --scp 03 --security all --json
+      tapwire gp list --pcsc "Virtual PCD 00 00" --key-enc HEX --key-mac HEX --key-dek HEX --kvn 0x30
+    """
+
+  /// `tapwire gp`: checks the subcommand and options, runs `tapwire-nfc gp`.
+  static func gp(_ arguments: [String]) -> Int32 {
+    let subcommands = ["info", "list", "delete", "lock", "unlock", "put-key"]
+    guard let subcommand = subcommand(of: "gp", arguments, among: subcommands, usage: gpUsage) else {
+      return 0
+    }
+    let valued = [
+      "--pcsc", "--reader", "--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp",
+      "--security", "--timeout", "--new-key", "--new-key-enc", "--new-key-mac", "--new-key-dek", "--new-kvn",
+    ]
+    var rest = arguments.dropFirst()
+    if ["delete", "lock", "unlock"].contains(subcommand) {
+      guard let aid = rest.popFirst(), !aid.hasPrefix("-") else {
+        Tapwire.fail("gp \(subcommand) needs an AID")
+      }
+    }
+    while let argument = rest.popFirst() {
+      switch argument {
+      case _ where valued.contains(argument):
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+      case "--json", "--related": continue
+      case "-h", "--help":
+        print(gpUsage)
+        return 0
+      default:
+        failUnknownOption(argument, among: valued + ["--json", "--related"])
+      }
+    }
+    return passThrough(["gp"] + arguments)
+  }
+
+  /// The subcommand of `command` (the first of `arguments`), one of `subcommands`; nil after
+  /// printing `usage` for `-h`/`--help`. A missing or unknown one is a usage error (exit 2)
+  /// with the closest name suggested.
+  static func subcommand(
+    of command: String, _ arguments: [String], among subcommands: [String], usage: String
+  )
+    -> String?
+  {
+    guard let subcommand = arguments.first else {
+      Tapwire.fail("\(command) needs a command: \(subcommands.joined(separator: ", "))")
+    }
+    if ["-h", "--help"].contains(subcommand) {
+      print(usage)
+      return nil
+    }
+    guard subcommands.contains(subcommand) else {
+      let hint =
+        Suggestion.closest(to: subcommand, among: subcommands).map { "; did you mean '\($0)'?" } ?? ""
+      Tapwire.fail("unknown \(command) command '\(subcommand)'\(hint)")
+    }
+    return subcommand
+  }
+}

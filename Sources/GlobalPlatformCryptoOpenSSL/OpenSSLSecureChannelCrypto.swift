@@ -9,7 +9,7 @@ import SecureChannel
 /// SCP02, SHA-1/SHA-256, and `RAND_bytes` as the CSPRNG. Single DES, which SCP02's retail
 /// MAC needs, is not in OpenSSL 3's default provider; ``SingleDES`` chooses how it is done.
 @safe public final class OpenSSLSecureChannelCrypto: SecureChannelCrypto, @unchecked Sendable {
-  // @unchecked: the only stored state is an OSSL_LIB_CTX that is fully set up in init and
+  // @unchecked: the only stored state is an OSSL_LIB_CTX that is fully set up once and
   // only read afterwards; OpenSSL 3 library contexts are safe for concurrent use.
 
   /// How single DES is computed.
@@ -27,19 +27,24 @@ import SecureChannel
   public let singleDES: SingleDES
   private let context: OpaquePointer
 
-  /// Creates a provider with its own OpenSSL library context (default provider, plus the
-  /// legacy provider for ``SingleDES/legacyProvider``).
+  /// The process's two OpenSSL library contexts (default provider; default and legacy),
+  /// each made on first use and never freed: freeing a context with loaded providers while
+  /// another thread uses libcrypto (libcurl's TLS in the same process), or after OpenSSL's
+  /// exit handler has run, crashed in OpenSSL's locks.
+  private nonisolated(unsafe) static let defaultContext = unsafe tapwire_crypto_context_new(0)
+  private nonisolated(unsafe) static let legacyContext = unsafe tapwire_crypto_context_new(1)
+
+  /// Creates a provider over an OpenSSL library context of the process's own (default
+  /// provider, plus the legacy provider for ``SingleDES/legacyProvider``), not OpenSSL's
+  /// default context.
   ///
   /// - Throws: `SecureChannelError.Code.cryptoFailure` when a provider cannot be loaded.
   public init(singleDES: SingleDES = .tripleDESWithRepeatedKey) throws(SecureChannelError) {
-    guard let context = unsafe tapwire_crypto_context_new(singleDES == .legacyProvider ? 1 : 0) else {
-      throw SecureChannelError(.cryptoFailure)
-    }
+    let shared = unsafe singleDES == .legacyProvider ? Self.legacyContext : Self.defaultContext
+    guard let context = unsafe shared else { throw SecureChannelError(.cryptoFailure) }
     unsafe self.context = context
     self.singleDES = singleDES
   }
-
-  deinit { unsafe OSSL_LIB_CTX_free(context) }
 
   /// AES-ECB, key 16/24/32 bytes, whole blocks.
   public func aesECB(encrypting: Bool, key: [UInt8], data: [UInt8]) throws(SecureChannelError) -> [UInt8] {

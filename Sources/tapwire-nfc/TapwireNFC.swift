@@ -67,7 +67,9 @@ struct TapwireNFC {
 
   /// The `tapwire` command whose help covers this run (`dump` is `tapwire read`).
   static var helpTopic: String? {
-    let commands = ["simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap", "gp"]
+    let commands = [
+      "simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap", "gp",
+    ]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
     return commands.contains(command) ? command : nil

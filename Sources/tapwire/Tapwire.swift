@@ -103,9 +103,12 @@ struct Tapwire {
     arguments.removeFirst()
     // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
     // any thread starts.
-    if ["read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap", "gp"]
-      .contains(
-        command)
+    if [
+      "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap",
+      "gp",
+    ]
+    .contains(
+      command)
     {
       SignalForwarding.install()
     }

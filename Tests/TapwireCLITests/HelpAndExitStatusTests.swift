@@ -29,7 +29,9 @@ struct HelpAndExitStatusTests {
   }
 
   /// Every help names its exit statuses.
-  @Test(arguments: ["decode", "encode", "read", "write", "apdu", "pcsc", "admin", "discover", "cap", "gp", ""])
+  @Test(arguments: [
+    "decode", "encode", "read", "write", "apdu", "pcsc", "admin", "discover", "cap", "gp", "",
+  ])
   func everyHelpNamesItsExitStatuses(_ command: String) throws {
     let result = try CLI.run(command.isEmpty ? ["help"] : ["help", command])
     #expect(result.stdout.lowercased().contains("exit status"), "\(command)")

@@ -25,7 +25,11 @@ public struct NtagProtectionPlan: Sendable, Hashable, CustomStringConvertible, C
   /// The plan that protects pages `firstProtectedPage` to the end with `password`.
   ///
   /// - Parameters:
+  ///   - variant: the chip, which fixes the configuration pages.
   ///   - current: CFG0 and CFG1 as read from the tag.
+  ///   - password: PWD, the 4-byte password.
+  ///   - acknowledge: PACK, the 2 bytes the tag answers a right PWD_AUTH with.
+  ///   - firstProtectedPage: AUTH0, the first page the password guards.
   ///   - readProtected: PROT: the password guards reads too, not only writes.
   ///   - attemptLimit: AUTHLIM, 0 (no limit) to 7.
   /// - Throws: ``NFCTagError/Code/passwordProtectionNotSupported`` (offset 0),

@@ -141,7 +141,7 @@ public struct CAPFile: Sendable, Hashable {
   /// load file AID, `securityDomain` (nil: the card chooses) and `hash` (empty unless needed,
   /// see ``loadFileDataBlockHash(using:)``).
   ///
-  /// - Throws: ``APDUError/Code/valueTooLong`` for a field over 255 bytes.
+  /// - Throws: `APDUError.Code.valueTooLong` (ISO7816) for a field over 255 bytes.
   public func installForLoad(
     securityDomain: ApplicationIdentifier? = nil, hash: [UInt8] = [], parameters: [UInt8] = [],
     cla: CommandClass = .globalPlatform
@@ -153,9 +153,9 @@ public struct CAPFile: Sendable, Hashable {
 
   /// The LOAD commands for this package (GPCS §11.6): ``loadFileDataBlock`` in `C4` split
   /// into blocks of at most `blockSize` plain bytes (see
-  /// ``GlobalPlatformCommands/loadBlockSize(maximum:overhead:cardMaximumCommandDataLength:)``).
+  /// `GlobalPlatformCommands.loadBlockSize(maximum:overhead:cardMaximumCommandDataLength:)`).
   ///
-  /// - Throws: as ``GlobalPlatformCommands/load(_:blockSize:extendedLength:wrapsBlockNumbers:cla:)``.
+  /// - Throws: as `GlobalPlatformCommands.load(_:blockSize:extendedLength:wrapsBlockNumbers:cla:)` (ISO7816).
   public func loadCommands(
     blockSize: Int = GlobalPlatformCommands.defaultLoadBlockSize, cla: CommandClass = .globalPlatform
   ) throws(APDUError) -> [CommandAPDU] {

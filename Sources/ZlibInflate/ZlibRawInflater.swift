@@ -3,7 +3,7 @@ import CZlib
 import JavaCardCAP
 
 /// Raw DEFLATE (RFC 1951) through zlib's `inflate` with a negative window size (no zlib
-/// header, as ZIP method 8 stores it; zlib manual, `inflateInit2`): the ``RawInflater`` for
+/// header, as ZIP method 8 stores it; zlib manual, `inflateInit2`): the `RawInflater` (JavaCardCAP) for
 /// CAP files' deflated entries. The only code that calls zlib.
 ///
 /// Output is bounded: inflating stops as soon as the stream would produce more than the
@@ -12,7 +12,7 @@ public struct ZlibRawInflater: RawInflater, Sendable {
   /// An inflater.
   public init() {}
 
-  /// Inflates `deflated` into at most `maximumCount` bytes (see ``RawInflater``).
+  /// Inflates `deflated` into at most `maximumCount` bytes (see `RawInflater`).
   public func inflate(_ deflated: [UInt8], maximumCount: Int) -> RawInflateResult {
     guard maximumCount >= 0 else { return .exceedsMaximum }
     var stream = unsafe z_stream()

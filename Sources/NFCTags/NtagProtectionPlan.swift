@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
 
 /// The page writes that set or remove password protection on an NTAG21x or Ultralight EV1
 /// in an order that is safe against tearing (NTAG213/215/216 data sheet §8.8, §8.5.7):
@@ -112,8 +113,7 @@ public struct NtagProtectionPlan: Sendable, Hashable, CustomStringConvertible, C
   }
 
   private static func hex(_ value: Int) -> String {
-    let digits: [Character] = Array("0123456789ABCDEF")
-    return "0x" + String([digits[(value >> 4) & 0xF], digits[value & 0xF]])
+    "0x" + Hex.uppercaseString([UInt8(truncatingIfNeeded: value)])
   }
 }
 

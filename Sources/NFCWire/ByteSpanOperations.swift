@@ -69,9 +69,22 @@ extension RawSpan {
 /// Hexadecimal text for bytes (lowercase, no separators), as the JSON contract writes them.
 package enum Hex {
   private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+  private static let uppercaseDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
   /// Lowercase hex of `bytes`.
-  package static func string(_ bytes: RawSpan) -> String {
+  package static func string(_ bytes: RawSpan) -> String { string(bytes, digits) }
+
+  /// Lowercase hex of `bytes`.
+  package static func string(_ bytes: [UInt8]) -> String {
+    string(bytes.span.bytes)
+  }
+
+  /// Uppercase hex of `bytes`, as descriptions and spec tables write them (`SCP03`, `0x1F`).
+  package static func uppercaseString(_ bytes: [UInt8]) -> String {
+    string(bytes.span.bytes, uppercaseDigits)
+  }
+
+  private static func string(_ bytes: RawSpan, _ digits: [UInt8]) -> String {
     var utf8: [UInt8] = []
     utf8.reserveCapacity(bytes.byteCount * 2)
     for i in 0..<bytes.byteCount {
@@ -80,11 +93,6 @@ package enum Hex {
       utf8.append(digits[Int(b & 0x0F)])
     }
     return String(decoding: utf8, as: UTF8.self)
-  }
-
-  /// Lowercase hex of `bytes`.
-  package static func string(_ bytes: [UInt8]) -> String {
-    string(bytes.span.bytes)
   }
 
   /// Bytes from hex digits; `nil` on an odd count or a non-hex character.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
 
 /// The card name NN NN of a contactless storage-card ATR (PC/SC Part 3 §3.1.3.2.3,
 /// as listed in pcsc-tools 1.6.2 `smartcard_list.txt` "as per PCSC std part3"),
@@ -150,10 +151,7 @@ public struct StorageCardName: RawRepresentable, Sendable, Hashable {
     }
   }
 
-  static func hex(_ byte: UInt8) -> String {
-    let digits: [Character] = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-  }
+  static func hex(_ byte: UInt8) -> String { Hex.uppercaseString([byte]) }
 }
 
 /// The memory model a storage card is read with (NFC Forum tag types, MIFARE Classic).

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// A static key set of a security domain: the encryption, MAC and data-encryption keys
 /// (GPCS 2.3 §E.1.2 for SCP02's 3DES keys, Amendment D §4.1 for SCP03's AES keys).
 ///
@@ -124,16 +126,5 @@ public struct KeyCheckValue: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The check value in upper-case hex, e.g. `C35280`.
-  public var description: String { hexString(bytes) }
-}
-
-/// `bytes` as upper-case hex without separators.
-func hexString(_ bytes: [UInt8]) -> String {
-  let digits: [Character] = Array("0123456789ABCDEF")
-  var text = ""
-  for byte in bytes {
-    text.append(digits[Int(byte >> 4)])
-    text.append(digits[Int(byte & 0x0F)])
-  }
-  return text
+  public var description: String { Hex.uppercaseString(bytes) }
 }

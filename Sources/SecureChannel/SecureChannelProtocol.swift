@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// A secure channel protocol identifier: the SCP byte at offset 11 of the INITIALIZE UPDATE
 /// response (GPCS 2.3 §E.5.1.4, Amendment D §7.1.1.6).
 public struct SecureChannelProtocol: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -13,5 +15,5 @@ public struct SecureChannelProtocol: RawRepresentable, Sendable, Hashable, Custo
   public static let scp03 = SecureChannelProtocol(rawValue: 0x03)
 
   /// `SCP02`, `SCP03`, or `SCP` and the hex byte.
-  public var description: String { "SCP" + hexString([rawValue]) }
+  public var description: String { "SCP" + Hex.uppercaseString([rawValue]) }
 }

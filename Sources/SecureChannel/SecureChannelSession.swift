@@ -69,23 +69,31 @@ public struct SecureChannelSession<Crypto: SecureChannelCrypto> {
   }
 
   /// The most plain command data bytes whose wrapped form fits `limit` data bytes (255 for a
-  /// short Lc): `limit` less the MAC and, with C-DECRYPTION, less the `80` padding to the
-  /// cipher block (16 bytes for SCP03, 8 for SCP02). At 255: SCP03 S8 C-MAC 247, S8
-  /// C-MAC+C-DECRYPTION 239, S16 C-MAC 239, S16 C-MAC+C-DECRYPTION 223; SCP02 C-MAC 247,
-  /// C-MAC+C-DECRYPTION 239; no secure messaging 255. Returns 0 when nothing fits.
+  /// short Lc): ``commandOverhead(protocol:securityLevel:s16Mode:)``'s
+  /// `maximumPlainLength(fitting:)`. At 255: SCP03 S8 C-MAC 247, S8 C-MAC+C-DECRYPTION 239,
+  /// S16 C-MAC 239, S16 C-MAC+C-DECRYPTION 223; SCP02 C-MAC 247, C-MAC+C-DECRYPTION 239; no
+  /// secure messaging 255. Returns 0 when nothing fits.
   public static func maximumPlainDataLength(
     protocol secureChannelProtocol: SecureChannelProtocol, securityLevel: SecurityLevel,
     s16Mode: Bool = false,
     limit: Int = 255
   ) -> Int {
-    guard securityLevel.hasCommandMAC else { return max(limit, 0) }
-    let mac = secureChannelProtocol == .scp03 && s16Mode ? 16 : 8
-    let room = limit - mac
-    guard room > 0 else { return 0 }
-    guard securityLevel.hasCommandEncryption else { return room }
-    let block = secureChannelProtocol == .scp03 ? 16 : 8
-    // The ciphertext is the data plus at least one padding byte, rounded up to the block.
-    return max((room / block) * block - 1, 0)
+    commandOverhead(protocol: secureChannelProtocol, securityLevel: securityLevel, s16Mode: s16Mode)
+      .maximumPlainLength(fitting: limit)
+  }
+
+  /// What wrapping adds to a command's data at a security level, for sizing LOAD blocks
+  /// (`GlobalPlatformCommands.loadBlockSize(maximum:overhead:cardMaximumCommandDataLength:)`):
+  /// the C-MAC (8 bytes, 16 for SCP03 S16) and, with C-DECRYPTION, `80` padding to the
+  /// cipher block (16 for SCP03, 8 for SCP02); nothing without a C-MAC.
+  public static func commandOverhead(
+    protocol secureChannelProtocol: SecureChannelProtocol, securityLevel: SecurityLevel, s16Mode: Bool = false
+  ) -> GlobalPlatformCommandOverhead {
+    guard securityLevel.hasCommandMAC else { return .none }
+    return GlobalPlatformCommandOverhead(
+      macLength: secureChannelProtocol == .scp03 && s16Mode ? 16 : 8,
+      encryptionBlockLength: securityLevel.hasCommandEncryption
+        ? (secureChannelProtocol == .scp03 ? 16 : 8) : nil)
   }
 
   /// Wraps one plain command: C-DECRYPTION of its data and a C-MAC over the modified

@@ -22,6 +22,8 @@ One command per line on stdin, one answer line on stdout ("ok ..." or "error NAM
                                 NameOwnerChanged org.bluez OLD ""), a new one takes the name
                                 (NameOwnerChanged org.bluez "" NEW), with no adapter
   discovering HCI               "ok 1" while the adapter discovers (Adapter1.Discovering), else "ok 0"
+                                (the template sets it in StartDiscovery's reply; bluetoothd sets it
+                                once the controller has started scanning, a moment later)
   unplug HCI                    the adapter goes away: RemoveAdapterWithDevices (InterfacesRemoved
                                 of each device, then of org.bluez.Adapter1)
 """

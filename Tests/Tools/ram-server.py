@@ -22,6 +22,10 @@ the last round.
       "body": "HEX"           this body instead of the script (malformed scripts)
       "dropOnce": true        close the connection without answering, once; the retry
                               (X-Admin-Resume: true) is served normally
+      "dropUnlessResumed": true
+                              close the connection without answering every request that
+                              is not a retry (no X-Admin-Resume: true): each session that
+                              reaches this round loses one connection
       "redirect": "PATH"      302 to PATH (a path redirecting to itself loops)
       "trickle": SECONDS      send the script one byte every SECONDS (no idle gap is long,
                               the whole response is)
@@ -167,7 +171,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(409)
         fault = spec.get("fault", {})
         key = (scenario, serve)
-        if fault.get("dropOnce") and key not in state.dropped:
+        if (fault.get("dropOnce") and key not in state.dropped) or (fault.get("dropUnlessResumed")
+                                                                   and not resume):
             state.dropped.add(key)
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)

@@ -35,7 +35,8 @@ the last round.
                               sent and the body ends when the connection closes; with
                               "redirect" the response is that 302 instead of a 200
       "truncate": true        declare the script's Content-Length, send half of it, close
-      "headerFlood": N        N extra headers of 100 bytes each before the script
+      "headerFlood": N        N extra headers of 100 bytes each before the script; with
+                              "headerBytes": B each header's value is B bytes instead
 
 Each request is logged as one JSON line to --log: path, X-Admin-* headers, Content-Type,
 body hex. Prints "listening PORT" once bound. --tls CERT KEY serves HTTPS.
@@ -196,7 +197,7 @@ class Handler(BaseHTTPRequestHandler):
         if "target" in spec:
             headers.append(("X-Admin-Targeted-Application", spec["target"]))
         for index in range(fault.get("headerFlood", 0)):
-            headers.append(("X-Flood-%06d" % index, "f" * 85))
+            headers.append(("X-Flood-%06d" % index, "f" * fault.get("headerBytes", 85)))
         if "hugeBody" in fault or fault.get("truncate"):
             if "redirect" in fault:
                 self.send_response(302)

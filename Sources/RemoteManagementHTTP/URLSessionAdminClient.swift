@@ -72,7 +72,13 @@ public struct URLSessionAdminClient: AdminHTTPClient {
     else { return .connectionFailed("not an http or https URI: \(request.uri)") }
     var urlRequest = URLRequest(url: url)
     urlRequest.httpMethod = request.method
-    urlRequest.timeoutInterval = Double(milliseconds) / 1000
+    // The deadline is this client's own (below). FoundationNetworking (Swift 6.3.1) arms a
+    // timer of its own for `timeoutInterval` with `Int(timeoutInterval) * 1000` milliseconds:
+    // the fraction is dropped, and an interval under a second becomes a timer of 1 ms that
+    // fails the request (`URLError.timedOut`) unless it has finished by then, which on
+    // loopback about half the requests have. Its timer gets the next whole second after the
+    // deadline, so it never fires first.
+    urlRequest.timeoutInterval = Double(milliseconds / 1000 + 1)
     for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
     urlRequest.httpBody = Data(request.body)
     let limit = max(maximumBodySize, 0)

@@ -9,6 +9,15 @@
 // longer one a command APDU answered by a response APDU. A connected card is present;
 // closing the socket removes it.
 //
+// Card events at once: the driver gives pcscd a polling function (ifdhandler.h,
+// TAG_IFD_POLLING_THREAD_WITH_TIMEOUT), which pcscd's event thread (pcsc-lite
+// eventhandler.c) calls between two presence checks instead of sleeping 400 ms. It returns
+// when a card connects to the listener, when the present card's socket is closed by its peer
+// (POLLRDHUP; the card's answers arriving on it are not events), when the driver closes the
+// card itself, when pcscd stops the thread (TAG_IFD_STOP_POLLING_THREAD; the thread is not
+// killable), and at the latest after 400 ms (POLL_PERIOD_MS), so pcscd still checks at least
+// as often as its own poll would, and the scripting below keeps its timing.
+//
 // The reader itself answers:
 //   - PC/SC Part 3 GET DATA pseudo-APDUs (FF CA 00 00 Le: the UID, from DIR/uid as hex or a
 //     default; FF CA 01 00 Le: the historical bytes of the card's ATR); Le 00 = all bytes,
@@ -22,15 +31,21 @@
 //   DIR/behaviour   read at START_NFC: "timeout N" (discovery stops after N s, reason 2),
 //                   "cancel N" (the user cancels after N s, reason 3), "unplug N" (the
 //                   reader goes away after N s), empty or absent: runs until STOP_NFC.
-//   DIR/command     read at every presence poll (pcscd polls every 400 ms): "unplug" makes
-//                   the reader go away (IFDHICCPresence returns IFD_NO_SUCH_DEVICE), "cancel"
-//                   cancels running discovery now. The driver deletes the file once read.
+//   DIR/command     read at every presence check (after each card event, at least every
+//                   400 ms) and before every APDU: "unplug" makes the reader go away
+//                   (IFDHICCPresence, IFDHTransmitToICC and IFDHControl return
+//                   IFD_NO_SUCH_DEVICE), "unplug after N" makes it go away after N more
+//                   APDUs (the next one fails: a reader unplugged mid-write), "replug" brings
+//                   it back, "cancel" cancels running discovery now. The driver deletes the
+//                   file once read.
 // Log: DIR/control.log, one line per IFDHControl call:
 //   control CODE in HEX -> RC out HEX
 // (CODE 8 hex digits, RC the IFD return code in decimal, HEX lowercase, "-" when empty).
 
+#define _GNU_SOURCE // POLLRDHUP
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -49,6 +64,9 @@
 
 #define MAX_ATR 33
 #define MAX_FRAME 65538
+// The longest the polling function waits without an event (pcscd's own poll period,
+// PCSCLITE_STATUS_POLL_RATE).
+#define POLL_PERIOD_MS 400
 
 // Reasons of LAST_NFC_STOP_REASON (Rutoken's public RtNfcStopReason values).
 enum { REASON_FINISHED = 0, REASON_TIMEOUT = 2, REASON_CANCELLED = 3, REASON_NO_ERROR = 4 };
@@ -60,14 +78,21 @@ static struct {
   char dir[512];
   int listener;
   int card;
+  int wake[2]; // a pipe: a byte written wakes the polling function
   unsigned char atr[MAX_ATR];
   size_t atrLength;
   int unplugged;
+  int unplugAfter; // APDUs still answered before the reader goes away; -1: no such plan
   int nfcRunning;
   unsigned char stopReason;
   int script;
   double scriptAt;
-} reader = {.lock = PTHREAD_MUTEX_INITIALIZER, .listener = -1, .card = -1, .stopReason = REASON_FINISHED};
+} reader = {.lock = PTHREAD_MUTEX_INITIALIZER,
+            .listener = -1,
+            .card = -1,
+            .wake = {-1, -1},
+            .unplugAfter = -1,
+            .stopReason = REASON_FINISHED};
 
 static double now(void) {
   struct timespec ts;
@@ -109,8 +134,19 @@ static void logControl(DWORD code, const unsigned char *in, size_t inLength, RES
   fclose(f);
 }
 
+// Wakes the polling function (called with reader.lock held).
+static void wakePolling(void) {
+  if (reader.wake[1] < 0) return;
+  unsigned char byte = 1;
+  ssize_t n = write(reader.wake[1], &byte, 1); // a full pipe already wakes it
+  (void)n;
+}
+
 static void closeCard(void) {
-  if (reader.card >= 0) close(reader.card);
+  if (reader.card >= 0) {
+    close(reader.card);
+    wakePolling();
+  }
   reader.card = -1;
   reader.atrLength = 0;
 }
@@ -156,10 +192,14 @@ lost:
 static void updateCard(void) {
   if (reader.listener < 0) return;
   if (reader.card >= 0) {
-    struct pollfd p = {.fd = reader.card, .events = POLLIN};
+    // The peer closed (also with bytes still unread: the card left all the same, and the
+    // polling function would otherwise see the same hang-up again and again).
+    struct pollfd p = {.fd = reader.card, .events = POLLIN | POLLRDHUP};
     if (poll(&p, 1, 0) > 0) {
       unsigned char byte;
-      if (recv(reader.card, &byte, 1, MSG_PEEK | MSG_DONTWAIT) <= 0) closeCard();
+      if ((p.revents & (POLLRDHUP | POLLHUP | POLLERR))
+          || recv(reader.card, &byte, 1, MSG_PEEK | MSG_DONTWAIT) <= 0)
+        closeCard();
     }
   }
   if (reader.card < 0) {
@@ -181,7 +221,14 @@ static void updateScript(void) {
     char file[600];
     path(file, sizeof file, "command");
     unlink(file);
+    int count = 0;
     if (strcmp(command, "unplug") == 0) reader.unplugged = 1;
+    if (sscanf(command, "unplug after %d", &count) == 1 && count >= 0) reader.unplugAfter = count;
+    if (strcmp(command, "replug") == 0) {
+      reader.unplugged = 0;
+      reader.unplugAfter = -1;
+    }
+    wakePolling(); // pcscd checks presence at once
     if (strcmp(command, "cancel") == 0 && reader.nfcRunning) {
       reader.nfcRunning = 0;
       reader.stopReason = REASON_CANCELLED;
@@ -207,7 +254,8 @@ static RESPONSECODE openChannel(const char *dir, int port) {
   struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   RESPONSECODE rc = IFD_SUCCESS;
-  if (fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) || listen(fd, 1)) {
+  if (reader.wake[0] < 0 && pipe2(reader.wake, O_NONBLOCK | O_CLOEXEC)) reader.wake[0] = reader.wake[1] = -1;
+  if (fd < 0 || reader.wake[0] < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) || listen(fd, 1)) {
     if (fd >= 0) close(fd);
     rc = IFD_COMMUNICATION_ERROR;
   } else {
@@ -243,6 +291,11 @@ RESPONSECODE IFDHCloseChannel(DWORD Lun) {
   closeCard();
   if (reader.listener >= 0) close(reader.listener);
   reader.listener = -1;
+  // pcscd joins its event thread before closing the channel: nobody polls the pipe now.
+  for (int i = 0; i < 2; i++) {
+    if (reader.wake[i] >= 0) close(reader.wake[i]);
+    reader.wake[i] = -1;
+  }
   reader.open = 0;
   pthread_mutex_unlock(&reader.lock);
   return IFD_SUCCESS;
@@ -255,9 +308,49 @@ static RESPONSECODE copyOut(PUCHAR value, PDWORD length, const void *bytes, size
   return IFD_SUCCESS;
 }
 
+// pcscd's event thread calls this between two presence checks (see the file comment): it
+// returns IFD_SUCCESS on a card event, a stop request or after min(timeout, 400) ms, so pcscd
+// checks presence at once. timeout is in milliseconds.
+static RESPONSECODE waitForCardEvent(DWORD Lun, int timeout) {
+  (void)Lun;
+  struct pollfd fds[2] = {{.fd = -1, .events = POLLIN}, {.fd = -1}};
+  pthread_mutex_lock(&reader.lock);
+  fds[0].fd = reader.wake[0];
+  if (reader.unplugged) {
+    // Presence answers IFD_NO_SUCH_DEVICE without looking at the sockets: only the period.
+  } else if (reader.card >= 0) {
+    fds[1].fd = reader.card;
+    fds[1].events = POLLRDHUP; // the peer closed: the card left
+  } else if (reader.listener >= 0) {
+    fds[1].fd = reader.listener;
+    fds[1].events = POLLIN; // a card connects
+  }
+  pthread_mutex_unlock(&reader.lock);
+  // A descriptor closed meanwhile by another call is POLLNVAL (or, reused, polled for at
+  // most POLL_PERIOD_MS): either way pcscd checks presence again soon.
+  int wait = timeout >= 0 && timeout < POLL_PERIOD_MS ? timeout : POLL_PERIOD_MS;
+  if (poll(fds, 2, wait) > 0 && (fds[0].revents & POLLIN)) {
+    unsigned char drain[64];
+    while (read(fds[0].fd, drain, sizeof drain) > 0) {}
+  }
+  return IFD_SUCCESS;
+}
+
+// TAG_IFD_STOP_POLLING_THREAD: pcscd has asked its event thread to end; the polling function
+// returns at once.
+static RESPONSECODE stopPolling(DWORD Lun) {
+  (void)Lun;
+  pthread_mutex_lock(&reader.lock);
+  wakePolling();
+  pthread_mutex_unlock(&reader.lock);
+  return IFD_SUCCESS;
+}
+
 RESPONSECODE IFDHGetCapabilities(DWORD Lun, DWORD Tag, PDWORD Length, PUCHAR Value) {
   (void)Lun;
   unsigned char one = 1, zero = 0;
+  RESPONSECODE (*polling)(DWORD, int) = waitForCardEvent;
+  RESPONSECODE (*stop)(DWORD) = stopPolling;
   pthread_mutex_lock(&reader.lock);
   RESPONSECODE rc;
   switch (Tag) {
@@ -266,6 +359,10 @@ RESPONSECODE IFDHGetCapabilities(DWORD Lun, DWORD Tag, PDWORD Length, PUCHAR Val
   case TAG_IFD_SIMULTANEOUS_ACCESS: rc = copyOut(Value, Length, &one, 1); break;
   case TAG_IFD_THREAD_SAFE:
   case TAG_IFD_SLOT_THREAD_SAFE: rc = copyOut(Value, Length, &zero, 1); break;
+  // pcscd copies the function pointers out of Value (pcsc-lite readerfactory.c, eventhandler.c).
+  case TAG_IFD_POLLING_THREAD_WITH_TIMEOUT: rc = copyOut(Value, Length, &polling, sizeof polling); break;
+  case TAG_IFD_POLLING_THREAD_KILLABLE: rc = copyOut(Value, Length, &zero, 1); break;
+  case TAG_IFD_STOP_POLLING_THREAD: rc = copyOut(Value, Length, &stop, sizeof stop); break;
   case SCARD_ATTR_VENDOR_NAME: rc = copyOut(Value, Length, "Tapwire", 8); break;
   case SCARD_ATTR_VENDOR_IFD_TYPE: rc = copyOut(Value, Length, "Tapwire Virtual NFC", 20); break;
   default: rc = IFD_ERROR_TAG;
@@ -383,10 +480,20 @@ RESPONSECODE IFDHTransmitToICC(DWORD Lun, SCARD_IO_HEADER SendPci, PUCHAR TxBuff
   (void)Lun;
   if (RecvPci) *RecvPci = SendPci;
   pthread_mutex_lock(&reader.lock);
+  updateScript();
   RESPONSECODE rc = IFD_SUCCESS;
   static unsigned char answer[MAX_FRAME];
   size_t length = sizeof answer;
-  if (TxLength >= 4 && TxBuffer[0] == 0xFF && TxBuffer[1] == 0xCA) {
+  if (reader.unplugAfter == 0) {
+    reader.unplugged = 1;
+    reader.unplugAfter = -1;
+    wakePolling();
+  } else if (reader.unplugAfter > 0) {
+    reader.unplugAfter -= 1;
+  }
+  if (reader.unplugged) {
+    rc = IFD_NO_SUCH_DEVICE;
+  } else if (TxLength >= 4 && TxBuffer[0] == 0xFF && TxBuffer[1] == 0xCA) {
     getData(TxBuffer, TxLength, answer, &length);
   } else if (exchange(TxBuffer, TxLength, answer, &length) || length < 2) {
     rc = IFD_COMMUNICATION_ERROR;

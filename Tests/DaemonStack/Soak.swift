@@ -15,8 +15,11 @@ package struct ResourceSample: Sendable, Hashable, CustomStringConvertible {
   /// Threads.
   package var threads: Int
 
-  /// Samples this process now.
+  /// Samples this process now, after handing the allocator's free pages back to the system
+  /// (`malloc_trim(0)`: glibc keeps freed memory in per-thread arenas, so resident memory
+  /// would otherwise count what the busiest moment so far left cached, not what is held).
   package static func now() -> ResourceSample {
+    trimAllocator()
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     var resident = -1
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
@@ -28,6 +31,18 @@ package struct ResourceSample: Sendable, Hashable, CustomStringConvertible {
     let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count ?? -1
     return ResourceSample(residentKiB: resident, openFiles: files, threads: threads)
   }
+
+  /// glibc's `malloc_trim(0)` (malloc.h, outside the Glibc module), looked up once.
+  private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    #if canImport(Glibc)
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    #else
+      return nil
+    #endif
+  }()
+
+  private static func trimAllocator() { _ = mallocTrim?(0) }
 
   /// `rss 12345 KiB, 17 fds, 9 threads`.
   package var description: String { "rss \(residentKiB) KiB, \(openFiles) fds, \(threads) threads" }

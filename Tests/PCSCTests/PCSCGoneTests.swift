@@ -14,8 +14,9 @@ import Testing
 /// reader unplugged.
 ///
 /// Where the test daemons differ from real ones: the card "leaves" by closing its socket to
-/// the driver, which the driver reports at pcscd's next presence poll (400 ms), where a
-/// real reader's card leaving the field fails the exchange in flight at once; pcscd is
+/// the driver, which the driver reports to pcscd at once (its polling function) but only
+/// between exchanges, where a real reader's card leaving the field fails the exchange in
+/// flight at once; pcscd is
 /// killed (SIGKILL, as a crash) and a new one started in the same namespaces, where a
 /// systemd restart stops it with SIGTERM first (its clients see the same closed socket);
 /// the unplugged reader is Tapwire's driver answering IFD_NO_SUCH_DEVICE, as a USB reader's

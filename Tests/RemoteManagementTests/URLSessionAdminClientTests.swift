@@ -84,4 +84,24 @@ final class LocalRAMServer {
       #expect(result == .bodyTooLarge(limit: Self.limit), "\(scenario)")
     }
   }
+
+  /// A deadline under a second (or with a fraction) is the client's: FoundationNetworking
+  /// turns `URLRequest.timeoutInterval` into `Int(interval) * 1000` ms, so 0.5 s would be a
+  /// 1 ms timer failing about half of these requests at once as timed out (the remote
+  /// management soak's `roundTripTimeout`s). Each of 40 requests answered at once arrives.
+  @Test func subSecondDeadlineIsNotTruncated() async throws {
+    let server = try LocalRAMServer(description: #"{"ok": {"rounds": [{"commands": ["80CA006600"]}]}}"#)
+    var client = URLSessionAdminClient(maximumBodySize: Self.limit)
+    var failures: [String] = []
+    for index in 0..<40 {
+      let request = AdminRequest(uri: server.url("ok"), headers: [], body: [])
+      let began = ContinuousClock.now
+      let result = await client.send(request, timeout: .milliseconds(500))
+      guard case .response(let response) = result, response.statusCode == 200 else {
+        failures.append("request \(index): \(result) after \(ContinuousClock.now - began)")
+        continue
+      }
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
 }

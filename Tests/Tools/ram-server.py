@@ -22,6 +22,10 @@ the last round.
       "body": "HEX"           this body instead of the script (malformed scripts)
       "dropOnce": true        close the connection without answering, once; the retry
                               (X-Admin-Resume: true) is served normally
+      "dropUnlessResumed": true
+                              close the connection without answering every request that
+                              is not a retry (no X-Admin-Resume: true): each session that
+                              reaches this round loses one connection
       "redirect": "PATH"      302 to PATH (a path redirecting to itself loops)
       "trickle": SECONDS      send the script one byte every SECONDS (no idle gap is long,
                               the whole response is)
@@ -31,7 +35,8 @@ the last round.
                               sent and the body ends when the connection closes; with
                               "redirect" the response is that 302 instead of a 200
       "truncate": true        declare the script's Content-Length, send half of it, close
-      "headerFlood": N        N extra headers of 100 bytes each before the script
+      "headerFlood": N        N extra headers of 100 bytes each before the script; with
+                              "headerBytes": B each header's value is B bytes instead
 
 Each request is logged as one JSON line to --log: path, X-Admin-* headers, Content-Type,
 body hex. Prints "listening PORT" once bound. --tls CERT KEY serves HTTPS.
@@ -167,7 +172,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(409)
         fault = spec.get("fault", {})
         key = (scenario, serve)
-        if fault.get("dropOnce") and key not in state.dropped:
+        if (fault.get("dropOnce") and key not in state.dropped) or (fault.get("dropUnlessResumed")
+                                                                   and not resume):
             state.dropped.add(key)
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
@@ -191,7 +197,7 @@ class Handler(BaseHTTPRequestHandler):
         if "target" in spec:
             headers.append(("X-Admin-Targeted-Application", spec["target"]))
         for index in range(fault.get("headerFlood", 0)):
-            headers.append(("X-Flood-%06d" % index, "f" * 85))
+            headers.append(("X-Flood-%06d" % index, "f" * fault.get("headerBytes", 85)))
         if "hugeBody" in fault or fault.get("truncate"):
             if "redirect" in fault:
                 self.send_response(302)

@@ -15,7 +15,7 @@ import Synchronization
 /// when it does not answer within ``answerTimeout`` or its connection ends, the tag answers
 /// `6F 00` (no precise diagnosis).
 ///
-/// Besides ``PseudoTerminal``, the simulator's only file with `unsafe` code (POSIX socket calls).
+/// Besides `PseudoTerminal`, the simulator's only file with `unsafe` code (POSIX socket calls).
 public final class VPCDCardBridge: Sendable {
   /// The Unix socket the card process connects to.
   public let socketPath: String
@@ -40,11 +40,12 @@ public final class VPCDCardBridge: Sendable {
     }
     // unsafe: copies path.count (< capacity) bytes into the sun_path array of a live local.
     unsafe withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      for (index, byte) in path.enumerated() { buffer[index] = byte }
+      for (index, byte) in path.enumerated() { unsafe buffer[index] = byte }
     }
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw SimulatorError(.cardBridge, "socket failed, errno \(errno)") }
-    unlink(socketPath)
+    // unsafe: unlink reads the path as a C string the call converts from a live String.
+    _ = unsafe unlink(socketPath)
     // unsafe: bind reads one sockaddr_un through a pointer to a live local of that size.
     let bound = unsafe withUnsafePointer(to: &address) {
       unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -73,8 +74,8 @@ public final class VPCDCardBridge: Sendable {
     guard unsafe poll(&descriptor, 1, milliseconds) == 1 else {
       throw SimulatorError(.cardBridge, "no card process connected to \(socketPath)")
     }
-    // unsafe: accept with nil address and length pointers (the peer's address is not kept).
-    let accepted = unsafe accept(listener, nil, nil)
+    // accept with nil address and length pointers: the peer's address is not kept.
+    let accepted = accept(listener, nil, nil)
     guard accepted >= 0 else { throw SimulatorError(.cardBridge, "accept failed, errno \(errno)") }
     let previous = connection.withLock {
       let previous = $0
@@ -125,7 +126,8 @@ public final class VPCDCardBridge: Sendable {
   deinit {
     close()
     Glibc.close(listener)
-    unlink(socketPath)
+    // unsafe: unlink reads the path as a C string the call converts from a live String.
+    _ = unsafe unlink(socketPath)
   }
 
   private static func send(_ payload: [UInt8], over descriptor: Int32) -> Bool {

@@ -17,6 +17,18 @@ fi
 scratch=${TAPWIRE_OSSFUZZ_SCRATCH:-.build/oss-fuzz}
 mkdir -p "$OUT"
 
+# C libraries: the fuzz targets link only zlib (FuzzOracles -> ZlibInflate -> CZlib, `link "z"`),
+# headers from zlib1g-dev (Dockerfile). It is linked statically, so the fuzzers need nothing
+# on the runner: -lz is looked up first in a folder that holds only libz.a.
+static_libs=$(mkdir -p "$scratch/static-libs" && cd "$scratch/static-libs" && pwd)
+zlib_archive=$(find /usr/lib /usr/lib64 /usr/local/lib -name libz.a 2>/dev/null | head -n 1)
+if [ -z "$zlib_archive" ]; then
+  echo "libz.a not found: install zlib1g-dev" >&2
+  exit 1
+fi
+ln -sf "$zlib_archive" "$static_libs/libz.a"
+SWIFTFLAGS="$SWIFTFLAGS -Xlinker -L$static_libs"
+
 # Target, corpus folders under Corpus/, dictionary under Fuzz/Dictionaries/.
 table="FuzzNDEF ndef ndef
 FuzzNDEFRecordTypes ndefrecord ndef
@@ -36,7 +48,8 @@ FuzzAnswerToReset atr atr
 FuzzPCSCControl pcsccontrol pcsccontrol
 FuzzAdminSession admin admin
 FuzzSecureChannel securechannel securechannel
-FuzzStorageCard storagecard storagecard"
+FuzzStorageCard storagecard storagecard
+FuzzCAPFile cap cap"
 
 selected=("$@")
 while read -r target folder dict; do

@@ -5,7 +5,7 @@ public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible
   /// clients that switch over the statics with a default case.
   public struct Code: Sendable, Hashable, CustomStringConvertible {
     fileprivate enum Value: UInt8, Sendable, Hashable, CaseIterable {
-      case pseudoTerminal, invalidTag
+      case pseudoTerminal, invalidTag, cardBridge
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -14,6 +14,9 @@ public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible
     public static let pseudoTerminal = Code(.pseudoTerminal)
     /// A tag image is malformed (wrong UID length, memory smaller than the product's).
     public static let invalidTag = Code(.invalidTag)
+    /// The Unix socket of a ``VPCDCardBridge`` could not be created, or no card process
+    /// connected to it in time.
+    public static let cardBridge = Code(.cardBridge)
 
     /// Every code, for tests and documentation.
     public static var allCodes: [Code] { Value.allCases.map(Code.init) }
@@ -23,6 +26,7 @@ public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible
       switch value {
       case .pseudoTerminal: "pseudoTerminal"
       case .invalidTag: "invalidTag"
+      case .cardBridge: "cardBridge"
       }
     }
 

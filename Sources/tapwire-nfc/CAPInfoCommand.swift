@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import GlobalPlatformCryptoOpenSSL
 import ISO7816
 import JSONOutput
 import JavaCardCAP
 import NFCWire
+import SecureChannel
 import ZlibInflate
 
 /// `tapwire cap info FILE.cap` (run by `tapwire cap`, whose help is CAPForwarding's): what a
@@ -59,6 +61,18 @@ enum CAPInfoCommand {
       return 1
     }
     let block = cap.loadFileDataBlock
+    // The load file data block hash INSTALL [for load] may carry (GPCS 2.3 §C.2, Table C-3).
+    let crypto: OpenSSLSecureChannelCrypto
+    let sha1: [UInt8]
+    let sha256: [UInt8]
+    do throws(SecureChannelError) {
+      crypto = try OpenSSLSecureChannelCrypto()
+      sha1 = try crypto.sha1(block)
+      sha256 = try crypto.sha256(block)
+    } catch {
+      FileHandle.standardError.write(Data("tapwire: OpenSSL: \(error.code)\n".utf8))
+      return 1
+    }
     let loadFileSize = cap.loadFile.count
     let blocks = (loadFileSize + blockSize - 1) / blockSize
     let header = cap.header
@@ -98,6 +112,8 @@ enum CAPInfoCommand {
             })
         ),
         ("components", .array(components)), ("loadFileDataBlockSize", .int(block.count)),
+        ("loadFileDataBlockSHA1", .string(Hex.string(sha1))),
+        ("loadFileDataBlockSHA256", .string(Hex.string(sha256))),
         ("loadFileSize", .int(loadFileSize)), ("loadBlockSize", .int(blockSize)),
         ("loadBlocks", .int(blocks)),
       ])
@@ -125,6 +141,8 @@ enum CAPInfoCommand {
     }
     out += "load file data block  \(block.count) bytes; with C4 and its length \(loadFileSize) bytes in "
     out += counted(blocks, "LOAD block", "LOAD blocks") + " of at most \(blockSize)\n"
+    out += "load file data block hash  SHA-1 \(Hex.string(sha1))\n"
+    out += "                           SHA-256 \(Hex.string(sha256))\n"
     print(out, terminator: "")
     return 0
   }

@@ -3,31 +3,51 @@ import Foundation
 import GlobalPlatformCryptoOpenSSL
 import ISO7816
 import JSONOutput
+import JavaCardCAP
 import NFCReader
+import NFCReaderLibNFC
 import NFCReaderPCSC
 import NFCWire
 import SecureChannel
+import ZlibInflate
 
-/// `tapwire-nfc gp info|list|delete|lock|unlock|put-key`: opens a GlobalPlatform secure channel (SCP02/SCP03,
-/// GPCS 2.3 Appendix E, Amendment D) to the issuer security domain of the card in a PC/SC
-/// reader and lists the registry with GET STATUS (GPCS 2.3 §11.4), deletes a card content
-/// object (§11.2), locks or unlocks an application (SET STATUS, §11.10) or replaces the key set
-/// (PUT KEY, §11.8). Keys appear only as key check values.
+/// `tapwire-nfc gp info|list|install|delete|lock|unlock|put-key`: opens a GlobalPlatform secure
+/// channel (SCP02/SCP03, GPCS 2.3 Appendix E, Amendment D) to the issuer security domain of the
+/// card in a PC/SC reader (`--pcsc`) or on a libnfc reader (`--device`, an ISO-DEP tag) and
+/// lists the registry with GET STATUS (GPCS 2.3 §11.4), loads and installs a CAP file
+/// (INSTALL, LOAD: §11.5, §11.6), deletes a card content object (§11.2), locks or unlocks an
+/// application (SET STATUS, §11.10) or replaces the key set (PUT KEY, §11.8). Keys appear only
+/// as key check values.
 ///
 /// Exit 0 done, 1 no reader or card, a transport failure or a secure-channel failure (named),
 /// 2 bad usage.
 enum GlobalPlatformCommand {
   static let usage = """
-    usage: tapwire-nfc gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER (--key HEX|test | --key-enc HEX --key-mac HEX --key-dek HEX)
+    usage: tapwire-nfc gp info|list|install FILE.cap|delete AID|lock AID|unlock AID|put-key
+                      (--pcsc READER | --device CONNSTRING)
+                      (--key HEX|test | --key-enc HEX --key-mac HEX --key-dek HEX)
                       [--kvn N] [--kdf emv|visa2|kdf3] [--scp 02|03] [--security mac|mac+enc|mac+rmac|mac+enc+rmac|all]
                       [--related] [--new-key HEX | --new-key-enc/--new-key-mac/--new-key-dek HEX] [--new-kvn N]
-                      [--timeout SECONDS] [--json]
+                      [--applet AID] [--instance AID] [--privileges HEX] [--params HEX] [--block-size N]
+                      [--hash] [--load-only] [--timeout SECONDS] [--json]
     """
 
-  typealias Channel = SecureChannelTransport<PCSCAPDUTransport, OpenSSLSecureChannelCrypto>
+  typealias Channel<Inner: APDUTransport> = SecureChannelTransport<Inner, OpenSSLSecureChannelCrypto>
+
+  /// What the command line asks for, checked before the card is touched.
+  struct Request {
+    var subcommand: String
+    var target: ApplicationIdentifier?
+    var newKeys: (keys: SecureChannelKeys, version: UInt8?)?
+    var install: InstallRequest?
+    var related: Bool
+    var json: Bool
+    var configuration: SecureChannelConfiguration
+    var crypto: OpenSSLSecureChannelCrypto
+  }
 
   static func run(_ arguments: [String]) async {
-    let subcommands = ["info", "list", "delete", "lock", "unlock", "put-key"]
+    let subcommands = ["info", "list", "install", "delete", "lock", "unlock", "put-key"]
     guard let subcommand = arguments.first, subcommands.contains(subcommand) else {
       TapwireNFC.fail("gp needs a command: \(subcommands.joined(separator: ", "))\n\(usage)")
     }
@@ -40,16 +60,47 @@ enum GlobalPlatformCommand {
       target = aid
       rest.removeFirst()
     }
-    let newKeys = subcommand == "put-key" ? newKeys(rest) : nil
-    let json = rest.contains("--json")
-    let configuration = configuration(rest)
+    var install: InstallRequest?
+    if subcommand == "install" {
+      guard let path = rest.first, !path.hasPrefix("--") else {
+        TapwireNFC.fail("gp install needs a FILE.cap")
+      }
+      rest.removeFirst()
+      install = installRequest(path: path, rest)
+    }
     let crypto: OpenSSLSecureChannelCrypto
     do throws(SecureChannelError) { crypto = try OpenSSLSecureChannelCrypto() } catch {
       TapwireNFC.fail("OpenSSL: \(error.code)", status: 1)
     }
+    let request = Request(
+      subcommand: subcommand, target: target, newKeys: subcommand == "put-key" ? newKeys(rest) : nil,
+      install: install, related: rest.contains("--related"), json: rest.contains("--json"),
+      configuration: configuration(rest), crypto: crypto)
+    if rest.contains("--device") {
+      guard TapwireNFC.value(after: "--pcsc", in: rest) == nil,
+        TapwireNFC.value(after: "--reader", in: rest) == nil
+      else { TapwireNFC.fail("gp takes --pcsc READER or --device CONNSTRING, not both") }
+      let (reader, tag) = await TapwireNFC.openAndWait(rest, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
+      let transport: LibNFCAPDUTransport
+      do { transport = try LibNFCAPDUTransport(reader: reader, tag: tag) } catch {
+        await reader.close()
+        TapwireNFC.fail("\(error)", status: 1)
+      }
+      await perform(request, over: transport) { await reader.close() }
+      return
+    }
     let card = await PCSCCommands.connect(rest)
-    var plain = PCSCAPDUTransport(card: card)
+    await perform(request, over: PCSCAPDUTransport(card: card)) { try? await card.disconnect(.reset) }
+  }
+
+  /// Selects the issuer security domain over `plain`, opens the channel and runs the request;
+  /// `finish` disconnects (the card reset) or closes the reader.
+  static func perform<Inner: APDUTransport>(
+    _ request: Request, over plain: Inner, finish: () async -> Void
+  ) async where Inner.Failure == ReaderError {
+    var plain = plain
     var cplc: CardProductionLifeCycle?
+    var fci: FileControlInformation?
     do throws(ReaderError) {
       // SELECT with no AID selects the issuer security domain (GPCS 2.3 §11.9.2.1).
       let select = CommandAPDU(cla: .interindustry, ins: .select, p1: 0x04, p2: 0x00, ne: 256)
@@ -58,7 +109,8 @@ enum GlobalPlatformCommand {
         TapwireNFC.fail(
           "SELECT of the issuer security domain: \(Hex.string(Array(selected.suffix(2))))", status: 1)
       }
-      if subcommand == "info" {
+      fci = try? FileControlInformation(parsing: Array(selected.dropLast(2)))
+      if request.subcommand == "info" {
         let answer = try await plain.transmit(
           (try? GlobalPlatformCommands.getData(.cardProductionLifeCycle).encodedBytes()) ?? [])
         if answer.suffix(2) == [0x90, 0x00], answer.count > 5 {
@@ -68,20 +120,26 @@ enum GlobalPlatformCommand {
     } catch {
       TapwireNFC.fail("\(error)", status: 1)
     }
-    var channel: Channel
+    let configuration = request.configuration
+    var channel: Channel<Inner>
     do {
-      channel = try await Channel.open(over: plain, configuration: configuration, crypto: crypto)
+      channel = try await Channel.open(over: plain, configuration: configuration, crypto: request.crypto)
     } catch {
       TapwireNFC.fail("secure channel: \(describe(error))", status: 1)
     }
-    if let target {
-      await manage(subcommand, target, related: rest.contains("--related"), over: &channel, json: json)
-      try? await card.disconnect(.reset)
+    if let install = request.install {
+      await self.install(install, over: &channel, fci: fci, crypto: request.crypto, json: request.json)
+      await finish()
       return
     }
-    if let newKeys {
-      await putKey(newKeys, over: &channel, crypto: crypto, json: json)
-      try? await card.disconnect(.reset)
+    if let target = request.target {
+      await manage(request.subcommand, target, related: request.related, over: &channel, json: request.json)
+      await finish()
+      return
+    }
+    if let newKeys = request.newKeys {
+      await putKey(newKeys, over: &channel, crypto: request.crypto, json: request.json)
+      await finish()
       return
     }
     var sections: [(GlobalPlatformStatusSubset, [GlobalPlatformRegistryEntry])] = []
@@ -92,13 +150,13 @@ enum GlobalPlatformCommand {
         TapwireNFC.fail("GET STATUS: \(describe(error))", status: 1)
       }
     }
-    try? await card.disconnect(.reset)
+    await finish()
     let session = channel.session
     let checkValues =
       (try? configuration.keys.checkValues(
-        for: session.secureChannelProtocol == .scp03 ? .aes : .tripleDES, crypto: crypto)) ?? []
-    if json {
-      print(jsonReport(subcommand, sections, session: session, checkValues: checkValues, cplc: cplc))
+        for: session.secureChannelProtocol == .scp03 ? .aes : .tripleDES, crypto: request.crypto)) ?? []
+    if request.json {
+      print(jsonReport(request.subcommand, sections, session: session, checkValues: checkValues, cplc: cplc))
       return
     }
     print("secure channel: \(session.secureChannelProtocol), \(session.securityLevel)")
@@ -111,8 +169,9 @@ enum GlobalPlatformCommand {
 
   /// DELETE (with its related objects when `related`), or SET STATUS of an application to
   /// locked (83) or back to selectable (07).
-  static func manage(
-    _ subcommand: String, _ aid: ApplicationIdentifier, related: Bool, over channel: inout Channel, json: Bool
+  static func manage<Inner: APDUTransport>(
+    _ subcommand: String, _ aid: ApplicationIdentifier, related: Bool, over channel: inout Channel<Inner>,
+    json: Bool
   ) async {
     let command =
       subcommand == "delete"
@@ -144,8 +203,8 @@ enum GlobalPlatformCommand {
 
   /// PUT KEY of `keys` as `--new-kvn` (default: the version in use), replacing the version in
   /// use; the card's answer must be the version and the check values.
-  static func putKey(
-    _ request: (keys: SecureChannelKeys, version: UInt8?), over channel: inout Channel,
+  static func putKey<Inner: APDUTransport>(
+    _ request: (keys: SecureChannelKeys, version: UInt8?), over channel: inout Channel<Inner>,
     crypto: OpenSSLSecureChannelCrypto, json: Bool
   ) async {
     let replaced = channel.session.keyVersion
@@ -262,7 +321,9 @@ enum GlobalPlatformCommand {
   }
 
   /// GET STATUS of `subset`, following 6310 with P2 b1; 6A88 (nothing found) is an empty list.
-  static func status(_ channel: inout Channel, _ subset: GlobalPlatformStatusSubset) async throws
+  static func status<Inner: APDUTransport>(
+    _ channel: inout Channel<Inner>, _ subset: GlobalPlatformStatusSubset
+  ) async throws
     -> [GlobalPlatformRegistryEntry]
   {
     var entries: [GlobalPlatformRegistryEntry] = []

@@ -5,7 +5,10 @@ import Testing
 /// `SimulatorError.Code` is a struct over a private enum: each code prints its stable name,
 /// equal codes compare equal, and a client switches over the statics with a default case.
 @Suite struct SimulatorErrorCodeTests {
-  @Test(arguments: [(SimulatorError.Code.pseudoTerminal, "pseudoTerminal"), (.invalidTag, "invalidTag")])
+  @Test(arguments: [
+    (SimulatorError.Code.pseudoTerminal, "pseudoTerminal"), (.invalidTag, "invalidTag"),
+    (.cardBridge, "cardBridge"),
+  ])
   func printsItsName(code: SimulatorError.Code, name: String) {
     #expect(code.name == name)
     #expect("\(code)" == name)
@@ -14,7 +17,7 @@ import Testing
 
   @Test func everyCodeHasItsOwnName() {
     let codes = SimulatorError.Code.allCodes
-    #expect(codes.count == 2)
+    #expect(codes.count == 3)
     #expect(Set(codes.map(\.name)).count == codes.count)
     for code in codes { #expect(code.description == code.name) }
   }

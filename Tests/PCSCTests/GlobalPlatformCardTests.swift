@@ -337,31 +337,31 @@ extension PCSCTransportTests {
     }
 
     /// The card leaves in the middle of LOAD (after INITIALIZE UPDATE, EXTERNAL AUTHENTICATE,
-    /// INSTALL and two blocks): the third block's exchange fails with the reader's typed
-    /// card-gone error, and nothing was registered.
+    /// INSTALL and two blocks): `APDUExchanger.loadFile` through the channel throws the typed
+    /// load error naming the third block (P2 02), two of three blocks acknowledged, with the
+    /// reader's card-gone error inside; nothing was registered.
     @Test func cardRemovedMidLoad() async throws {
       let stack = try await GlobalPlatformCardStack(leavingAfter: 6)
       defer { stack.stop() }
-      var channel = try await Self.open(stack, Self.configuration(.scp03, .cMACAndDecryption))
+      let channel = try await Self.open(stack, Self.configuration(.scp03, .cMACAndDecryption))
       let file = Self.loadFile(methodBytes: 600)
-      #expect(
-        try await channel.send(GlobalPlatformCommands.installForLoad(loadFile: Self.package)).statusWord
-          .rawValue
-          == 0x9000)
-      let blocks = try GlobalPlatformCommands.load(file, blockSize: 239)
-      var failedBlock: Int?
-      for (number, block) in blocks.enumerated() {
-        do { _ = try await channel.send(block) } catch {
-          guard case .transport(let failure) = error else {
-            Issue.record("block \(number): \(error)")
-            break
-          }
-          #expect(failure.code == .tagLost)
-          failedBlock = number
-          break
-        }
+      var exchanger = APDUExchanger(transport: channel, options: GlobalPlatformChannel.innerOptions)
+      let error = await #expect(
+        throws: GlobalPlatformLoadError<SecureChannelTransportError<ReaderError>>.self
+      ) {
+        try await exchanger.loadFile(
+          file, installForLoad: try GlobalPlatformCommands.installForLoad(loadFile: Self.package),
+          blockSize: 239)
       }
-      #expect(failedBlock == 2)
+      #expect(error?.code == .loadBlockExchangeFailed)
+      #expect(error?.blockNumber == 2)
+      #expect(error?.blocksAcknowledged == 2)
+      #expect(error?.blockCount == 3)
+      guard case .transport(.transport(let failure)) = error?.exchangeError else {
+        Issue.record("not a transport failure: \(String(describing: error?.exchangeError))")
+        return
+      }
+      #expect(failure.code == .tagLost)
     }
 
     /// `tapwire gp list|info` against the Python card: the registry in lines and in JSON, the

@@ -5,6 +5,13 @@ import Testing
 /// `tapwire cap info` on the CAP seeds (written by Tests/Tools/make-cap.py with Python's zipfile).
 @Suite("tapwire cap info")
 struct CAPInfoCommandTests {
+  // The load file data block hashes of two seeds, from Python's zipfile and hashlib (the
+  // components read and concatenated in JCVM 3.0.5 §6.2 order by a few lines of Python).
+  static let mixedSHA1 = "0555a9bd64707b000f635f3899dff6a40016ffb7"
+  static let mixedSHA256 = "e52af5994978e3bd65bd2693fa0f168d06f3a373afea429b8faea3856b43be85"
+  static let librarySHA1 = "dc100b09a315cadd3e31203cefb1ea0eeda82efe"
+  static let librarySHA256 = "7f52f16a4890a17910feed06bc8d222d74d29e1731187ab5fd1ef83bf8e6f73b"
+
   @Test func humanOutput() throws {
     let result = try CLI.run(["cap", "info", "Corpus/cap/seeds/mixed-descriptors.cap"])
     #expect(result.status == 0, "\(result.stderr)")
@@ -15,6 +22,9 @@ struct CAPInfoCommandTests {
     #expect(
       result.stdout.contains(
         "load file data block  1325 bytes; with C4 and its length 1329 bytes in 6 LOAD blocks"))
+    // hashlib's values, from make-cap.py when it wrote the seed.
+    #expect(result.stdout.contains("load file data block hash  SHA-1 \(Self.mixedSHA1)\n"))
+    #expect(result.stdout.contains("                           SHA-256 \(Self.mixedSHA256)\n"))
   }
 
   @Test func jsonOutput() throws {
@@ -39,6 +49,8 @@ struct CAPInfoCommandTests {
     #expect(components.suffix(2).allSatisfy { $0["loaded"] as? Bool == false })
     #expect(object["loadFileDataBlockSize"] as? Int == 1075 && object["loadFileSize"] as? Int == 1079)
     #expect(object["loadBlocks"] as? Int == 5 && object["loadBlockSize"] as? Int == 239)
+    #expect(object["loadFileDataBlockSHA1"] as? String == Self.librarySHA1)
+    #expect(object["loadFileDataBlockSHA256"] as? String == Self.librarySHA256)
   }
 
   @Test func errors() throws {

@@ -4,12 +4,13 @@
 secure channel is scp_oracle.py's independent SCP02/SCP03 code (python3-cryptography), not
 Tapwire's. Written from GPCS 2.3 (chapter 11, Appendix E) and Amendment D.
 
-    gp_card.py [--port P] [--scp 02|03] [--key HEX | --key-enc/--key-mac/--key-dek HEX]
+    gp_card.py [--port P | --unix PATH] [--scp 02|03] [--key HEX | --key-enc/--key-mac/--key-dek HEX]
                [--kvn N] [--i HEX] [--tries N] [--max-block N] [--status-budget N]
                [--log FILE]
 
 Standard input takes one command a line, each answered by one line on standard output:
-`insert [N]` (connects to vpcd; with N the card leaves after N more APDUs: `inserted`),
+`insert [N]` (connects to vpcd on 127.0.0.1:P, or to the vpcd-protocol Unix socket PATH, such
+as the PN532 simulator's VPCDCardBridge; with N the card leaves after N more APDUs: `inserted`),
 `remove` (`removed`), `tries` (`tries N`: authentications left). Every APDU the card gets is
 logged to FILE as `> HEX` (as received, wrapped) and `< HEX` (as answered).
 
@@ -499,10 +500,13 @@ class Server:
 
     def connect(self):
         for _ in range(300):
-            s = socket.socket()
+            s = socket.socket(socket.AF_UNIX) if self.args.unix else socket.socket()
             try:
-                s.connect(("127.0.0.1", self.args.port))
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                if self.args.unix:
+                    s.connect(self.args.unix)
+                else:
+                    s.connect(("127.0.0.1", self.args.port))
+                    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 self.sock = s
                 return True
             except OSError:
@@ -591,6 +595,7 @@ def main():
     warnings.simplefilter("ignore")
     p = argparse.ArgumentParser()
     p.add_argument("--port", type=int, default=35963)
+    p.add_argument("--unix")
     p.add_argument("--scp", default="03", choices=["02", "03"])
     p.add_argument("--key", type=bytes.fromhex, default=bytes(range(0x40, 0x50)))
     p.add_argument("--key-enc", type=bytes.fromhex)

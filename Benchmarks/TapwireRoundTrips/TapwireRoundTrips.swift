@@ -13,7 +13,7 @@ import Synchronization
 /// for Type 2, nfcpy's 16 bytes per READ from page 0 (`nfc/tag/tt2.py`).
 ///
 /// - NTAG216 with a message filling its 872-byte data area: `Type2NDEFRead` with FAST_READ
-///   bounded by a PN53x frame (63 pages), with READ or a PC/SC READ BINARY of 16 bytes
+///   bounded by a PN53x normal frame (62 pages), with READ or a PC/SC READ BINARY of 16 bytes
 ///   (4 pages). Minimum: ⌈pages 3...221 / pages per read⌉.
 /// - MIFARE Classic 4K formatted by Tapwire, message filling every NFC sector:
 ///   `MifareClassicNDEFProcedure` over the simulator's card model. Minimum: per MAD sector
@@ -50,12 +50,12 @@ struct TapwireRoundTrips {
       print(String(decoding: (try? encoder.encode(rows)) ?? Data(), as: UTF8.self))
       return
     }
-    print("tag                     transport                          bytes  round trips  minimum  nfcpy")
+    print("tag                          transport                          bytes  round trips  minimum  nfcpy")
     for row in rows {
       let nfcpy = row.nfcpy.map(String.init) ?? "-"
       print(
-        row.tag.padding(toLength: 24, withPad: " ", startingAt: 0)
-          + row.transport.padding(toLength: 33, withPad: " ", startingAt: 0)
+        row.tag.padding(toLength: 29, withPad: " ", startingAt: 0)
+          + row.transport.padding(toLength: 34, withPad: " ", startingAt: 0)
           + pad(row.bytes, 7) + pad(row.roundTrips, 13) + pad(row.minimum, 9) + pad(nfcpy, 7))
     }
   }
@@ -81,7 +81,7 @@ struct TapwireRoundTrips {
     image.replaceSubrange(16..<(16 + 872), with: [0x03, 0xFF, 0x03, 0x64] + message)
     // nfcpy reads 16 bytes per READ from page 0 to the end of the NDEF TLV (byte 887).
     let nfcpy = (888 + 15) / 16
-    return try [(63, "libnfc PN53x FAST_READ (63 pages)"), (4, "READ / PC/SC READ BINARY 16 bytes")].map {
+    return try [(62, "libnfc PN53x FAST_READ (62 pages)"), (4, "READ / PC/SC READ BINARY 16 bytes")].map {
       (pages, name) in
       var read = Type2NDEFRead(maximumPagesPerRead: pages, variant: .ntag216)
       while let range = read.nextPages {
@@ -141,8 +141,9 @@ struct TapwireRoundTrips {
     let keyB = MifareClassicKey(bytes: [0x5A, 0x17, 0xE9, 0x0C, 0x33, 0x81])!
     var writer = MifareClassicNDEFProcedure(transport: transport, kind: .classic4K)
     try await writer.format(keyB: keyB)
+    // The NFC sectors' data bytes less the NDEF TLV header (03 FF hi lo).
     let capacity = try await writer.read().capacity
-    let message = try filling(capacity)
+    let message = try filling(capacity - 4)
     var keyring = MifareClassicKeyring.publicKeys
     keyring.add(keyB, slot: .b)
     writer = MifareClassicNDEFProcedure(transport: transport, kind: .classic4K, keyring: keyring)

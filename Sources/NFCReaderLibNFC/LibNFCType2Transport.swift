@@ -19,18 +19,18 @@ public struct LibNFCType2Transport: Type2PageTransport {
   public let maximumPagesPerRead: Int
 
   /// The most pages one FAST_READ asks for through a PN53x: the answer must fit a normal
-  /// information frame (PN532 user manual §6.2.1.1: LEN ≤ 255 counts TFI `D5`, the
-  /// command code `43` and the status byte, leaving 252 bytes, 63 pages). Larger answers
-  /// would need extended frames, which not every PN53x firmware sends.
-  public static let maximumFastReadPages = 63
+  /// information frame (PN532 user manual §6.2.1.1; libnfc `PN53x_NORMAL_FRAME__DATA_MAX_LEN`:
+  /// 254 bytes of TFI and data), which after TFI `D5`, the command code `43` and the status
+  /// byte leaves 251 bytes: 62 pages. Larger answers need extended frames, which not every
+  /// PN53x firmware sends.
+  public static let maximumFastReadPages = 62
 
   /// Creates a transport.
   ///
   /// - Parameters:
   ///   - reader: the reader holding the tag.
   ///   - tag: a Type 2 tag ``LibNFCReader/poll()`` found.
-  ///   - maximumFastReadPages: the FAST_READ bound for this reader (1...63 are sensible on
-  ///     a PN53x); 4 or less turns FAST_READ off.
+  ///   - maximumFastReadPages: the FAST_READ bound for this reader (1...62 on a PN53x); 4 or less turns FAST_READ off.
   /// - Throws: `ReaderError.Code.unsupportedFeature` for a tag that is not Type 2.
   public init(reader: LibNFCReader, tag: LibNFCTag, maximumFastReadPages: Int = Self.maximumFastReadPages)
     throws(ReaderError)

@@ -141,7 +141,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "MifareClassicNDEF",
+        "MifareClassicNDEF", "Type2NDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
         "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate", "SecureChannel",
         "GlobalPlatformCryptoOpenSSL",

@@ -50,7 +50,8 @@ struct TapwireRoundTrips {
       print(String(decoding: (try? encoder.encode(rows)) ?? Data(), as: UTF8.self))
       return
     }
-    print("tag                          transport                          bytes  round trips  minimum  nfcpy")
+    print(
+      "tag                          transport                          bytes  round trips  minimum  nfcpy")
     for row in rows {
       let nfcpy = row.nfcpy.map(String.init) ?? "-"
       print(

@@ -57,7 +57,8 @@ public struct LibNFCType2Transport: Type2PageTransport {
   public func readPages(_ pages: Range<Int>) async throws(ReaderError) -> [UInt8] {
     guard pages.lowerBound >= 0, pages.upperBound <= 256, !pages.isEmpty, pages.count <= maximumPagesPerRead
     else {
-      throw ReaderError(.invalidArgument, "pages \(pages) are not a read of 1...\(maximumPagesPerRead) in 0...255")
+      throw ReaderError(
+        .invalidArgument, "pages \(pages) are not a read of 1...\(maximumPagesPerRead) in 0...255")
     }
     if pages.count <= 4 {
       let answer = try await reader.readPages(startingAt: pages.lowerBound, of: tag)
@@ -67,7 +68,8 @@ public struct LibNFCType2Transport: Type2PageTransport {
     let end = UInt8(pages.upperBound - 1)
     let answer = try await reader.transceiveRaw([NtagCommand.fastReadCode, start, end], with: tag)
     guard answer.count == pages.count * 4 else {
-      throw ReaderError(.tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes, not \(pages.count * 4)")
+      throw ReaderError(
+        .tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes, not \(pages.count * 4)")
     }
     return answer
   }

@@ -71,7 +71,8 @@ public struct Type2NDEFRead: Sendable {
     self.variant = variant
     userPageCount = variant.map {
       min(
-        max(Type2TagView.dataAreaOffset &+ $0.userMemorySize, Type2TagView.dataAreaOffset) / Type2Tag.pageSize,
+        max(Type2TagView.dataAreaOffset &+ $0.userMemorySize, Type2TagView.dataAreaOffset)
+          / Type2Tag.pageSize,
         Self.maximumPageCount)
     }
     self.options = options
@@ -199,7 +200,9 @@ public struct Type2NDEFRead: Sendable {
     let offset = Type2TagView.capabilityContainerOffset
     let cc = Type2CapabilityContainer(
       magic: image[offset], version: image[offset &+ 1], size: image[offset &+ 2], access: image[offset &+ 3])
-    guard cc.magic == Type2CapabilityContainer.ndefMagic else { throw NFCTagError(.invalidMagic, offset: offset) }
+    guard cc.magic == Type2CapabilityContainer.ndefMagic else {
+      throw NFCTagError(.invalidMagic, offset: offset)
+    }
     if cc.majorVersion != 1 {
       guard options.isLenient else { throw NFCTagError(.unsupportedVersion, offset: offset &+ 1) }
       warnings.append(NFCTagWarning(.unsupportedVersion, offset: offset &+ 1))
@@ -237,7 +240,9 @@ public struct Type2NDEFRead: Sendable {
         ndefTLV = tlv
         ndefMap = scanner.map
         let positions = scanner.map.positions(from: tlv.valueOffset, count: tlv.length)
-        guard let missing = positions.first(where: { !isKnown($0) }), let last = positions.last else { return nil }
+        guard let missing = positions.first(where: { !isKnown($0) }), let last = positions.last else {
+          return nil
+        }
         return run(from: missing / Type2Tag.pageSize, exactlyThrough: last / Type2Tag.pageSize)
       }
     }

@@ -111,8 +111,12 @@ public struct SimulatedType2Tag: Sendable, Hashable {
       // As shipped (NTAG213/215/216 §8.5.7, MF0ULX1 §8.5.7): AUTH0 FFh (no protection),
       // ACCESS 00h, PWD FFFFFFFFh, PACK 0000h; NTAG MIRROR byte 04h, CFG1 byte 1 05h.
       let isNTAG = product.version?[2] == 0x04
-      let defaults: [UInt8] = [isNTAG ? 0x04 : 0x00, 0, 0, 0xFF, 0, 0x05, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]
-      for (i, byte) in defaults.enumerated() where config * 4 + i < image.count { image[config * 4 + i] = byte }
+      let defaults: [UInt8] = [
+        isNTAG ? 0x04 : 0x00, 0, 0, 0xFF, 0, 0x05, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0,
+      ]
+      for (i, byte) in defaults.enumerated() where config * 4 + i < image.count {
+        image[config * 4 + i] = byte
+      }
     }
     self.product = product
     self.uid = uid

@@ -47,7 +47,9 @@ public struct Ntag<Transport: Type2PageTransport>: Sendable {
   /// - Throws: ``Type2NDEFError/reader(_:)`` (`ReaderError.Code.tagError` when the tag
   ///   refused: NFC_CNT_PWD_PROT without authentication, or another address),
   ///   ``Type2NDEFError/tag(_:)``.
-  public func counter(_ counter: UInt8 = NtagCommand.ntagCounterAddress) async throws(Type2NDEFError) -> UInt32 {
+  public func counter(_ counter: UInt8 = NtagCommand.ntagCounterAddress) async throws(Type2NDEFError)
+    -> UInt32
+  {
     let answer = try await send(NtagCommand.readCounter(counter))
     do { return try NtagCommand.counter(parsing: answer) } catch { throw .tag(error) }
   }

@@ -97,7 +97,9 @@ public struct Type2NDEFProcedure<Transport: Type2PageTransport>: Sendable {
     }
     let head = try await readMemory(0..<Type2NDEFRead.capabilityContainerPage + 1)
     let cc = Type2TagView.capabilityContainerOffset
-    guard head[cc] == Type2CapabilityContainer.ndefMagic else { throw .tag(NFCTagError(.invalidMagic, offset: cc)) }
+    guard head[cc] == Type2CapabilityContainer.ndefMagic else {
+      throw .tag(NFCTagError(.invalidMagic, offset: cc))
+    }
     let size = Int(head[cc + 2]) * 8
     let lockBits = size > 48 ? (size - 48 + 7) / 8 : 0
     let end = Type2TagView.dataAreaOffset + size + (lockBits + 7) / 8

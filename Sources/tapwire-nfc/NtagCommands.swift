@@ -28,7 +28,8 @@ enum NtagCommands {
     """
 
   static func run(_ arguments: [String]) async {
-    guard let subcommand = arguments.first, ["info", "auth", "protect", "unprotect"].contains(subcommand) else {
+    guard let subcommand = arguments.first, ["info", "auth", "protect", "unprotect"].contains(subcommand)
+    else {
       TapwireNFC.fail("ntag needs info, auth, protect or unprotect\n\(usage)")
     }
     let rest = Array(arguments.dropFirst())
@@ -70,7 +71,9 @@ enum NtagCommands {
           variant, password: password!, acknowledge: pack!, firstProtectedPage: from!,
           readProtected: rest.contains("--read-protect"), attemptLimit: attempts!)
         await reader.close()
-        print("\(description): \(plan); pages from \(from!) need the password for \(rest.contains("--read-protect") ? "reads and writes" : "writes")")
+        print(
+          "\(description): \(plan); pages from \(from!) need the password for \(rest.contains("--read-protect") ? "reads and writes" : "writes")"
+        )
       default:
         let variant = try requireVariant(transport, description)
         let plan = try await ntag.unprotect(variant, password: password!, acknowledge: pack)
@@ -84,7 +87,8 @@ enum NtagCommands {
   }
 
   /// The `info` lines: chip, GET_VERSION, signature, counter and protection state.
-  static func info(_ ntag: Ntag<LibNFCType2Transport>, _ transport: LibNFCType2Transport) async throws(Type2NDEFError)
+  static func info(_ ntag: Ntag<LibNFCType2Transport>, _ transport: LibNFCType2Transport)
+    async throws(Type2NDEFError)
     -> [String]
   {
     guard let version = try await ntag.version() else {
@@ -154,12 +158,17 @@ enum NtagCommands {
     let source: String
     if let path = TapwireNFC.value(after: "--password-file", in: arguments) {
       source = "the first line of \(path)"
-      guard let data = FileManager.default.contents(atPath: path) else { TapwireNFC.fail("cannot read \(path)") }
-      text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      guard let data = FileManager.default.contents(atPath: path) else {
+        TapwireNFC.fail("cannot read \(path)")
+      }
+      text =
+        String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         .first.map(String.init) ?? ""
     } else if let name = TapwireNFC.value(after: "--password-env", in: arguments) {
       source = "$\(name)"
-      guard let value = ProcessInfo.processInfo.environment[name] else { TapwireNFC.fail("\(source) is not set") }
+      guard let value = ProcessInfo.processInfo.environment[name] else {
+        TapwireNFC.fail("\(source) is not set")
+      }
       text = value
     } else {
       source = "the password typed"

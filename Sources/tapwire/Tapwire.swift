@@ -161,7 +161,8 @@ struct Tapwire {
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
     "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
-    "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage, "ntag": ReaderCommands.ntagUsage,
+    "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
+    "ntag": ReaderCommands.ntagUsage,
   ]
 
   static let commands = [

@@ -76,7 +76,9 @@ import Type2NDEF
     // Without the password: reads and writes of protected pages are refused, typed.
     let readError = await #expect(throws: LibNFCNDEFError.self) { _ = try await reader.readNDEF(from: tag) }
     #expect(readError?.readerError?.code == .tagError)
-    let writeError = await #expect(throws: ReaderError.self) { try await reader.writePage(4, [0, 0, 0, 0], to: tag) }
+    let writeError = await #expect(throws: ReaderError.self) {
+      try await reader.writePage(4, [0, 0, 0, 0], to: tag)
+    }
     #expect(writeError?.code == .tagError)
 
     // A wrong password is a typed refusal and counts against AUTHLIM.
@@ -118,7 +120,8 @@ import Type2NDEF
     let tag = try #require(try await reader.poll())
     let ntag = Ntag(transport: try LibNFCType2Transport(reader: reader, tag: tag))
     try await ntag.protect(
-      .ntag213, password: Self.password, acknowledge: Self.pack, firstProtectedPage: 0x10, readProtected: false,
+      .ntag213, password: Self.password, acknowledge: Self.pack, firstProtectedPage: 0x10,
+      readProtected: false,
       attemptLimit: 2)
     // Write-only protection: pages before AUTH0 stay writable, the NDEF still reads.
     try await reader.writePage(4, [0x03, 0x00, 0xFE, 0x00], to: tag)

@@ -134,7 +134,8 @@ struct Type2NDEFReadTests {
   @Test func reservedAreaInsideTheValue() throws {
     #expect(TagMemoryControl(position: 0x30, size: 0x08, pageControl: 0x04).byteAddress == 48)
     let value = valueBytes(40)
-    var image = type2Image(pageCount: 64, dataAreaSize: 240, tlvs: [0x02, 0x03, 0x30, 0x08, 0x04] + ndefHeader(40))
+    var image = type2Image(
+      pageCount: 64, dataAreaSize: 240, tlvs: [0x02, 0x03, 0x30, 0x08, 0x04] + ndefHeader(40))
     // Value: 23...47 (25 bytes), reserved 48...55 (garbage), 56...70 (15 bytes), then FE.
     image.replaceSubrange(23..<48, with: value[0..<25])
     image.replaceSubrange(48..<56, with: [UInt8](repeating: 0xEE, count: 8))
@@ -203,19 +204,24 @@ struct Type2NDEFReadTests {
     return [
       Malformed(name: "CC magic", image: magic, code: .invalidMagic, offset: 12),
       Malformed(name: "CC major version 2", image: version, code: .unsupportedVersion, offset: 13),
-      Malformed(name: "CC larger than the chip", image: size, variant: .ntag213, code: .dataAreaExceedsImage, offset: 14),
       Malformed(
-        name: "NDEF length past the data area", image: type2Image(pageCount: 64, dataAreaSize: 240, tlvs: [0x03, 0xFF, 0x10, 0x00]),
+        name: "CC larger than the chip", image: size, variant: .ntag213, code: .dataAreaExceedsImage,
+        offset: 14),
+      Malformed(
+        name: "NDEF length past the data area",
+        image: type2Image(pageCount: 64, dataAreaSize: 240, tlvs: [0x03, 0xFF, 0x10, 0x00]),
         code: .tlvLengthExceedsDataArea, offset: 17),
       Malformed(
-        name: "2-byte Lock Control", image: type2Image(pageCount: 64, dataAreaSize: 240, tlvs: [0x01, 0x02, 0xA0, 0x0C]),
+        name: "2-byte Lock Control",
+        image: type2Image(pageCount: 64, dataAreaSize: 240, tlvs: [0x01, 0x02, 0xA0, 0x0C]),
         code: .invalidControlTLV, offset: 16),
       Malformed(
         name: "TLV cut by the data area end",
         image: type2Image(pageCount: 16, dataAreaSize: 8, tlvs: [0, 0, 0, 0, 0, 0, 0, 0x03]),
         code: .truncatedTLV, offset: 23),
       Malformed(
-        name: "too many TLVs", image: type2Image(pageCount: 16, dataAreaSize: 48, tlvs: []), maximumTLVCount: 4,
+        name: "too many TLVs", image: type2Image(pageCount: 16, dataAreaSize: 48, tlvs: []),
+        maximumTLVCount: 4,
         code: .tooManyTLVs, offset: 20),
     ]
   }()
@@ -274,7 +280,8 @@ struct Type2NDEFReadTests {
       #expect(try read.messageBytes() == full)
       let valueEnd = 16 + nulls + (length < 0xFF ? 2 : 4) + length
       let lastPage = max(valueEnd - 1, 16 + nulls + 1) / 4
-      #expect(pages.count == (lastPage - 3 + maximum) / maximum, "length \(length), nulls \(nulls), \(maximum)")
+      #expect(
+        pages.count == (lastPage - 3 + maximum) / maximum, "length \(length), nulls \(nulls), \(maximum)")
     }
   }
 }

@@ -42,7 +42,8 @@ struct NtagCommandTests {
     #expect(read.status == 1)
 
     let wrong = try CLI.run(
-      ["ntag", "auth"] + device + ["--password-env", "TAPWIRE_TEST_NTAG"], environment: ["TAPWIRE_TEST_NTAG": Self.wrong])
+      ["ntag", "auth"] + device + ["--password-env", "TAPWIRE_TEST_NTAG"],
+      environment: ["TAPWIRE_TEST_NTAG": Self.wrong])
     #expect(wrong.status == 1)
     #expect(wrong.stderr.contains("the tag refused: a wrong password"))
     let right = try CLI.run(
@@ -52,7 +53,8 @@ struct NtagCommandTests {
     #expect(right.stdout.contains("password accepted, PACK matches"))
 
     // Standard input when there is no terminal (the prompt goes to standard error).
-    let unprotect = try CLI.run(["ntag", "unprotect"] + device + ["--pack", "A55A"], stdin: Self.password + "\n")
+    let unprotect = try CLI.run(
+      ["ntag", "unprotect"] + device + ["--pack", "A55A"], stdin: Self.password + "\n")
     #expect(unprotect.status == 0, "\(unprotect.stderr)")
     #expect(unprotect.stdout.contains("CFG0 0x29 (AUTH0 0xFF)"))
     let after = try CLI.run(["ntag", "info"] + device)

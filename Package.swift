@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "NFCReader", targets: ["NFCReader"]),
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "MifareClassicNDEF", targets: ["MifareClassicNDEF"]),
+    .library(name: "Type2NDEF", targets: ["Type2NDEF"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .library(name: "PCSCControl", targets: ["PCSCControl"]),
@@ -37,6 +38,7 @@ let package = Package(
     .executable(name: "tapwire-vcard", targets: ["tapwire-vcard"]),
     .executable(name: "FuzzNDEF", targets: ["FuzzNDEF"]),
     .executable(name: "TapwireBenchmarks", targets: ["TapwireBenchmarks"]),
+    .executable(name: "TapwireRoundTrips", targets: ["TapwireRoundTrips"]),
   ],
   targets: [
     // Byte core: bounds-checked reader over RawSpan, writer into OutputSpan.
@@ -66,13 +68,16 @@ let package = Package(
     // block transport that libnfc and PC/SC adapters conform to; not Embedded).
     .target(
       name: "MifareClassicNDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
+    // Type 2 NDEF over any reader in the fewest round trips (async over a small page
+    // transport that libnfc and PC/SC adapters conform to; the planning is in NFCTags).
+    .target(name: "Type2NDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
     // shim names the package when the header is missing, so codec-only builds stay quiet.
     .systemLibrary(name: "CLibNFC"),
     // The only module that calls libnfc; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderLibNFC",
-      dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF", "MifareClassicNDEF"],
+      dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF", "MifareClassicNDEF", "Type2NDEF"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
     // vendor escapes, reader-driven NFC session codes (sans-IO, Embedded-clean).
@@ -136,7 +141,7 @@ let package = Package(
       name: "tapwire-nfc",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "NFCReaderPCSC", "PN532Simulator", "NDEF", "NFCWire", "ISO7816",
-        "MifareClassicNDEF",
+        "MifareClassicNDEF", "Type2NDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
         "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate", "SecureChannel",
         "GlobalPlatformCryptoOpenSSL",
@@ -228,6 +233,11 @@ let package = Package(
       name: "TapwireBenchmarks",
       dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
+    // RF round trips per tag type beside the minimum the tag's commands allow.
+    .executableTarget(
+      name: "TapwireRoundTrips",
+      dependencies: ["NDEF", "ISO7816", "NFCTags", "NFCReader", "MifareClassicNDEF", "PN532Simulator"],
+      path: "Benchmarks/TapwireRoundTrips", swiftSettings: swiftSettings),
 
     // The BlueZ scanner under a D-Bus flood (Documentation/fuzzing-and-benchmarks.md).
     .executableTarget(
@@ -249,7 +259,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "NFCReaderTests",
-      dependencies: ["NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816", "MifareClassicNDEF"],
+      dependencies: [
+        "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816", "MifareClassicNDEF", "Type2NDEF",
+      ],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "RemoteManagementTests",

@@ -3,6 +3,7 @@ import ISO7816
 import NDEF
 import NFCReader
 import NFCTags
+import Type2NDEF
 
 extension Type2Variant {
   /// The tag-layout description of this product (lock bytes, configuration pages, CC as
@@ -55,8 +56,7 @@ extension LibNFCReader {
         return try view.tlvArea.message(options: ndefOptions)
       } catch { throw .tag(error) }
     case .type2:
-      let image = try await type2Image(of: tag)
-      return try Self.type2Message(in: image, variant: tag.type2Variant?.tagVariant, options: options)
+      return try await readType2NDEF(from: tag, options: options).message
     case .type3:
       let image = try await type3NDEFImage(of: tag)
       do {
@@ -290,15 +290,31 @@ extension LibNFCReader {
     } catch { throw .reader(error) }
   }
 
-  /// The NDEF message of a Type 2 image, nil when empty or (leniently) absent.
-  private static func type2Message(in image: [UInt8], variant: Type2TagVariant?, options: TagDecodingOptions)
-    throws(LibNFCNDEFError) -> NDEFMessage?
+  /// Reads a Type 2 tag's NDEF message in the fewest round trips: page 3 (the CC), then
+  /// only the pages up to the end of the NDEF TLV, with FAST_READ when GET_VERSION named a
+  /// chip that has it (`Type2NDEFProcedure` over ``LibNFCType2Transport``; T2T 1.0 §6.4.1).
+  ///
+  /// - Parameters:
+  ///   - tag: a Type 2 tag ``poll()`` found, still in the field.
+  ///   - options: how the CC, the TLVs and the message are validated.
+  /// - Returns: the message (nil for an empty NDEF TLV, or leniently none) and the finished
+  ///   read, whose `readCount` is the number of RF round trips it took.
+  /// - Throws: ``LibNFCNDEFError/reader(_:)`` for a tag that is not Type 2 or a failed
+  ///   read, ``LibNFCNDEFError/tag(_:)`` for a malformed CC, TLV or message.
+  public func readType2NDEF(from tag: LibNFCTag, options: TagDecodingOptions = .strict)
+    async throws(LibNFCNDEFError) -> (message: NDEFMessage?, read: Type2NDEFRead)
   {
-    let ndefOptions: NDEFDecodingOptions = options.isLenient ? .lenient : .strict
-    do {
-      let view = try Type2TagView(validating: image.span, variant: variant, options: options)
-      return try view.tlvArea.message(options: ndefOptions)
-    } catch { throw .tag(error) }
+    let transport: LibNFCType2Transport
+    do { transport = try LibNFCType2Transport(reader: self, tag: tag) } catch { throw .reader(error) }
+    let procedure = Type2NDEFProcedure(transport: transport, options: options)
+    let read: Type2NDEFRead
+    do { read = try await procedure.read() } catch {
+      switch error {
+      case .reader(let failure): throw .reader(failure)
+      case .tag(let failure): throw .tag(failure)
+      }
+    }
+    do { return (try read.message(), read) } catch { throw .tag(error) }
   }
 
   /// Runs the Type 4 NDEF procedure to its end over the tag's APDU transport.

@@ -300,11 +300,13 @@ extension PN532Simulator.State {
           command.removeLast(2)
         }
       }
-      guard var response = type2.answer(command) else {
-        activated = false  // a NAK sends the tag back to IDLE
+      let answer = type2.answer(command)
+      if answer == nil { type2.halt() }  // a NAK sends the tag back to IDLE
+      tag = .type2(type2)  // kept on a NAK too: a wrong PWD_AUTH counts against AUTHLIM
+      guard var response = answer else {
+        activated = false
         return [0x01]
       }
-      tag = .type2(type2)
       if raw && registers[0x6303, default: 0x80] & 0x80 == 0 && !response.isEmpty {
         response += crcA(response)
       }
@@ -351,12 +353,16 @@ extension PN532Simulator.State {
     }
   }
 
-  /// Deselects the tag: a MIFARE Classic card forgets its authentication.
+  /// Deselects the tag: a MIFARE Classic card and a Type 2 tag forget their authentication.
   mutating func deactivate() {
     activated = false
     if case .mifareClassic(var card) = tag {
       card.card.halt()
       tag = .mifareClassic(card)
+    }
+    if case .type2(var type2) = tag {
+      type2.halt()
+      tag = .type2(type2)
     }
   }
 

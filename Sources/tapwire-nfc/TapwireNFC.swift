@@ -22,6 +22,7 @@ struct TapwireNFC {
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message HEX
            tapwire-nfc format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
            tapwire-nfc lock [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --confirm-permanent
+           tapwire-nfc ntag info|auth|protect|unprotect [--device CONNSTRING] [--password-file FILE | --password-env NAME] [...]
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
            tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire-nfc pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
@@ -45,6 +46,7 @@ struct TapwireNFC {
                 the NDEF message, read it back
       format    wait for a MIFARE Classic card as shipped and format it for NDEF
       lock      make a formatted MIFARE Classic card read-only for good (needs its key B)
+      ntag      NTAG21x/Ultralight EV1 info, PWD_AUTH, set or remove password protection
       apdu      wait for an ISO-DEP tag, run the script (progress on standard error) or
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
@@ -97,6 +99,7 @@ struct TapwireNFC {
     case "write": await WriteCommand.run(arguments)
     case "format": await MifareClassicCommands.format(arguments)
     case "lock": await MifareClassicCommands.lock(arguments)
+    case "ntag": await NtagCommands.run(arguments)
     case "apdu": await APDUCommand.run(arguments)
     case "admin": await AdminCommand.run(arguments)
     case "discover": await DiscoverCommand.discover(arguments)

@@ -221,6 +221,62 @@ enum ReaderCommands {
     return passThrough([command] + arguments)
   }
 
+  static let ntagUsage = """
+    usage: tapwire ntag info [--device CONNSTRING] [--timeout SECONDS]
+           tapwire ntag auth [--device CONNSTRING] [PASSWORD] [--pack HEX]
+           tapwire ntag protect [--device CONNSTRING] [PASSWORD] --pack HEX [--from PAGE] [--read-protect] [--attempts N]
+           tapwire ntag unprotect [--device CONNSTRING] [PASSWORD] [--pack HEX]
+
+      Waits for an NTAG21x or MIFARE Ultralight EV1 tag (NTAG213/215/216 data sheet §8.8, §10).
+      info       the exact chip from GET_VERSION, the originality signature (READ_SIG, not
+                 verified), the NFC counter (READ_CNT) and the password protection state
+      auth       PWD_AUTH; with --pack, the tag's answer must be that PACK
+      protect    writes PWD, PACK, then CFG1 (PROT, AUTHLIM) and CFG0 (AUTH0) last, so a write
+                 cut short leaves the tag unprotected: pages from --from (default 4) need the
+                 password for writes, and with --read-protect for reads too; --attempts N
+                 (1-7) refuses the tag for good after N wrong passwords (default 0: no limit)
+      unprotect  authenticates, then writes AUTH0 FFh first, CFG1, and PWD and PACK back to
+                 FFFFFFFF and 0000
+
+      PASSWORD (8 hex digits, never an argument, never echoed or printed):
+        --password-file FILE   the first line of FILE
+        --password-env NAME    the environment variable NAME
+        (neither)              a prompt on the terminal with echo off
+
+    examples:
+      tapwire ntag info --device pn532_uart:/dev/pts/3
+      tapwire ntag protect --device pn532_uart:/dev/pts/3 --password-file pwd.txt --pack A55A --read-protect --attempts 5
+    """
+
+  /// `tapwire ntag`: checks the options here, runs `tapwire-nfc ntag`.
+  static func ntag(_ arguments: [String]) -> Int32 {
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(ntagUsage)
+      return 0
+    }
+    let subcommands = ["info", "auth", "protect", "unprotect"]
+    guard let subcommand = arguments.first, subcommands.contains(subcommand) else {
+      Tapwire.fail("ntag needs one of: \(subcommands.joined(separator: ", "))")
+    }
+    var options = ["--device", "--timeout"]
+    if subcommand != "info" { options += ["--password-file", "--password-env", "--pack"] }
+    if subcommand == "protect" { options += ["--from", "--attempts"] }
+    var rest = arguments.dropFirst()
+    while let argument = rest.popFirst() {
+      switch argument {
+      case _ where options.contains(argument):
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+      case "--read-protect" where subcommand == "protect": continue
+      default:
+        failUnknownOption(argument, among: options + (subcommand == "protect" ? ["--read-protect"] : []))
+      }
+    }
+    if subcommand == "protect" && !arguments.contains("--pack") {
+      Tapwire.fail("protect needs --pack HEX (the 2 bytes the tag answers the right password with)")
+    }
+    return passThrough(["ntag"] + arguments)
+  }
+
   static let apduUsage = """
     usage: tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] --script FILE
            tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] HEX...

@@ -16,6 +16,7 @@ struct Tapwire {
            tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
            tapwire format [--device CONNSTRING] [--key-b HEX]
            tapwire lock [--device CONNSTRING] --key B:HEX --confirm-permanent
+           tapwire ntag info|auth|protect|unprotect [--device CONNSTRING] [--password-file FILE | --password-env NAME] ...
            tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
            tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
@@ -33,6 +34,7 @@ struct Tapwire {
       write    write an NDEF message (records as for encode) to a tag and verify it
       format   format a MIFARE Classic card as shipped for NDEF (MAD and NFC sectors)
       lock     make a formatted MIFARE Classic card read-only for good
+      ntag     NTAG21x/Ultralight EV1: chip, signature, counter; set or remove a password
       apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
@@ -105,7 +107,7 @@ struct Tapwire {
     // any thread starts.
     if [
       "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap",
-      "gp",
+      "gp", "ntag",
     ]
     .contains(
       command)
@@ -127,6 +129,8 @@ struct Tapwire {
       exit(ReaderCommands.apdu(arguments))
     case "format", "lock":
       exit(ReaderCommands.formatOrLock(command, arguments))
+    case "ntag":
+      exit(ReaderCommands.ntag(arguments))
     case "pcsc":
       exit(ReaderCommands.pcsc(arguments))
     case "admin":
@@ -158,11 +162,12 @@ struct Tapwire {
     "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
+    "ntag": ReaderCommands.ntagUsage,
   ]
 
   static let commands = [
     "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format",
-    "lock", "cap", "gp", "help",
+    "lock", "ntag", "cap", "gp", "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

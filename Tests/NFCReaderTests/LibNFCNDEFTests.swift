@@ -130,7 +130,7 @@ enum NDEFFixture {
     let image = try await reader.readMemoryImage(from: tag)
     await reader.close()
     #expect(message == nil)
-    #expect(image == blank.memory)
+    #expect(image == blank.readableMemory)
     #expect(Array(image[16..<19]) == [0x03, 0x00, 0xFE])
   }
 
@@ -201,7 +201,7 @@ enum NDEFFixture {
     await reader.close()
     #expect(error?.tagError?.code == .readOnly)
     #expect(error?.tagError?.offset == 15)
-    #expect(Fixture.memory(simulator) == memory)
+    if case .type2(let after)? = simulator.tag { #expect(after.memory == memory) }
   }
 
   @Test func aMessageTooLargeForAType4FileIsTypedAndWritesNothing() async throws {
@@ -260,7 +260,7 @@ enum NDEFFixture {
       var lost: ReaderError.Code? = nil
       do { try await reader.writeNDEF(new, to: tag) } catch { lost = error.readerError?.code }
       let memory = try #require(Fixture.memory(simulator))
-      var expected = originalTag.memory
+      var expected = originalTag.readableMemory
       plan.apply(to: &expected, count: done)
       #expect(memory == expected, "after \(done) writes")
       let message = try NDEFFixture.lenientMessage(inType2Image: memory)

@@ -70,9 +70,9 @@ import Testing
     let message: [UInt8] = [0x03, 0x03, 0xD0, 0x00, 0x00, 0xFE, 0x00, 0x00]
     try await reader.writePage(4, Array(message[0..<4]), to: tag)
     try await reader.writePage(5, Array(message[4..<8]), to: tag)
-    try await reader.writePage(134, [1, 2, 3, 4], to: tag)
+    try await reader.writePage(130, [1, 2, 3, 4], to: tag)
     let back = try await reader.readPages(startingAt: 4, of: tag)
-    let end = try await reader.readPages(startingAt: 134, of: tag)
+    let end = try await reader.readPages(startingAt: 130, of: tag)
     await reader.close()
     #expect(Array(back.prefix(8)) == message)
     #expect(Array(end.prefix(4)) == [1, 2, 3, 4])

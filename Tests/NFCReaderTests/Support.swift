@@ -23,9 +23,10 @@ enum Fixture {
         uid: [0x08, 0x12, 0x34, 0x56], applet: .fileSystem(.ndef(message: message, capacity: 256))))
   }
 
-  /// The memory image of the simulator's current Type 2 tag.
+  /// The memory image of the simulator's current Type 2 tag, as READ shows it (PWD and
+  /// PACK read as zeros).
   static func memory(_ simulator: PN532Simulator) -> [UInt8]? {
-    if case .type2(let tag)? = simulator.tag { return tag.memory }
+    if case .type2(let tag)? = simulator.tag { return tag.readableMemory }
     return nil
   }
 }

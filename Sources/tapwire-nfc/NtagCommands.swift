@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import NFCReader
+import NFCReaderLibNFC
+import NFCTags
+import NFCWire
+import Type2NDEF
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `tapwire-nfc ntag info|auth|protect|unprotect`: the NTAG21x and Ultralight EV1 commands
+/// (GET_VERSION, READ_SIG, READ_CNT, PWD_AUTH) and password protection in the tearing-safe
+/// order of `NtagProtectionPlan` (NTAG213/215/216 data sheet §8.8, §10).
+///
+/// The password (8 hex digits, PWD as sent in PWD_AUTH) comes from `--password-file FILE`
+/// (its first line), `--password-env NAME` (an environment variable), or a prompt on the
+/// terminal with echo off (a line of standard input when there is no terminal). It is never
+/// an argument (other users see arguments), never echoed, printed or logged.
+enum NtagCommands {
+  static let usage = """
+    usage: tapwire-nfc ntag info [--device CONNSTRING] [--timeout SECONDS]
+           tapwire-nfc ntag auth [--device CONNSTRING] [PASSWORD SOURCE] [--pack HEX]
+           tapwire-nfc ntag protect [--device CONNSTRING] [PASSWORD SOURCE] --pack HEX [--from PAGE] [--read-protect] [--attempts N]
+           tapwire-nfc ntag unprotect [--device CONNSTRING] [PASSWORD SOURCE] [--pack HEX]
+      PASSWORD SOURCE: --password-file FILE | --password-env NAME | (a prompt, echo off)
+    """
+
+  static func run(_ arguments: [String]) async {
+    guard let subcommand = arguments.first, ["info", "auth", "protect", "unprotect"].contains(subcommand)
+    else {
+      TapwireNFC.fail("ntag needs info, auth, protect or unprotect\n\(usage)")
+    }
+    let rest = Array(arguments.dropFirst())
+    // Options are checked (and the password read) before waiting for a tag.
+    let pack = try? acknowledge(rest)
+    if rest.contains("--pack") && pack == nil { TapwireNFC.fail("--pack needs 4 hex digits") }
+    if subcommand == "protect" && pack == nil { TapwireNFC.fail("protect needs --pack HEX (4 hex digits)") }
+    let from = UInt8(TapwireNFC.value(after: "--from", in: rest) ?? "4")
+    if subcommand == "protect" && from == nil { TapwireNFC.fail("--from needs a page number 0...255") }
+    let attempts = UInt8(TapwireNFC.value(after: "--attempts", in: rest) ?? "0")
+    if subcommand == "protect" && (attempts == nil || attempts! > 7) {
+      TapwireNFC.fail("--attempts needs a number 0...7 (0: no limit)")
+    }
+    let password = subcommand == "info" ? nil : readPassword(rest)
+    let (reader, tag) = await TapwireNFC.openAndWait(rest, kinds: "an NTAG21x or Ultralight EV1 tag") {
+      if case .type2 = $0.kind { return true }
+      return false
+    }
+    let description = TapwireNFC.describe(tag)
+    let transport: LibNFCType2Transport
+    do { transport = try LibNFCType2Transport(reader: reader, tag: tag) } catch {
+      await reader.close()
+      TapwireNFC.fail("\(description): \(error)", status: 1)
+    }
+    let ntag = Ntag(transport: transport)
+    do throws(Type2NDEFError) {
+      switch subcommand {
+      case "info":
+        let lines = try await info(ntag, transport)
+        await reader.close()
+        print(([description] + lines).joined(separator: "\n"))
+      case "auth":
+        let answer = try await ntag.authenticate(password!, acknowledge: pack)
+        await reader.close()
+        print("\(description): password accepted, PACK \(pack == nil ? Hex.string(answer.bytes) : "matches")")
+      case "protect":
+        let variant = try requireVariant(transport, description)
+        let plan = try await ntag.protect(
+          variant, password: password!, acknowledge: pack!, firstProtectedPage: from!,
+          readProtected: rest.contains("--read-protect"), attemptLimit: attempts!)
+        await reader.close()
+        print(
+          "\(description): \(plan); pages from \(from!) need the password for \(rest.contains("--read-protect") ? "reads and writes" : "writes")"
+        )
+      default:
+        let variant = try requireVariant(transport, description)
+        let plan = try await ntag.unprotect(variant, password: password!, acknowledge: pack)
+        await reader.close()
+        print("\(description): \(plan); no page needs the password now")
+      }
+    } catch {
+      await reader.close()
+      TapwireNFC.fail("ntag \(subcommand) on \(description) failed: \(explain(error))", status: 1)
+    }
+  }
+
+  /// The `info` lines: chip, GET_VERSION, signature, counter and protection state.
+  static func info(_ ntag: Ntag<LibNFCType2Transport>, _ transport: LibNFCType2Transport)
+    async throws(Type2NDEFError)
+    -> [String]
+  {
+    guard let version = try await ntag.version() else {
+      return ["chip: no GET_VERSION answer (MIFARE Ultralight, Ultralight C or NTAG203)"]
+    }
+    var lines = [
+      "chip: \(version.chip?.name ?? "unknown")", "version: \(Hex.string(version.encodedBytes()))",
+    ]
+    do { lines.append("signature: \(Hex.string(try await ntag.signature()))") } catch {
+      lines.append("signature: refused (\(error))")
+    }
+    do { lines.append("counter: \(try await ntag.counter())") } catch {
+      lines.append("counter: refused (disabled or password-protected)")
+    }
+    guard let variant = version.chip?.variant, variant.passwordConfigurationPages != nil else {
+      lines.append("protection: not known for this chip")
+      return lines
+    }
+    do {
+      let configuration = try await ntag.configuration(of: variant)
+      let access = configuration.access
+      if configuration.isProtected(pageCount: variant.pageCount) {
+        lines.append(
+          "protection: pages from \(configuration.firstProtectedPage) need the password for \(access.readProtected ? "reads and writes" : "writes"); attempt limit \(access.authenticationLimit == 0 ? "none" : String(access.authenticationLimit))"
+        )
+      } else {
+        lines.append("protection: none (AUTH0 \(Hex.string([configuration.firstProtectedPage])))")
+      }
+      if access.configurationLocked { lines.append("configuration: locked for good (CFGLCK)") }
+    } catch {
+      lines.append("protection: on, the configuration pages are read-protected")
+    }
+    return lines
+  }
+
+  static func requireVariant(_ transport: LibNFCType2Transport, _ description: String) throws(Type2NDEFError)
+    -> Type2TagVariant
+  {
+    guard let variant = transport.variant, variant.passwordConfigurationPages != nil else {
+      throw .tag(NFCTagError(.passwordProtectionNotSupported, offset: 0))
+    }
+    return variant
+  }
+
+  static func explain(_ error: Type2NDEFError) -> String {
+    switch error {
+    case .reader(let failure) where failure.code == .tagError:
+      return "the tag refused: a wrong password, the attempt limit reached, or a protected page (\(failure))"
+    case .tag(let failure) where failure.code == .passwordAcknowledgeMismatch:
+      return "the tag's PACK is not the one given: it may not be the tag you protected (\(failure))"
+    case .tag(let failure) where failure.code == .passwordProtectionNotSupported:
+      return "this chip has no password protection (\(failure))"
+    default: return "\(error)"
+    }
+  }
+
+  /// `--pack HEX`.
+  static func acknowledge(_ arguments: [String]) throws -> NtagPasswordAcknowledge? {
+    guard let hex = TapwireNFC.value(after: "--pack", in: arguments) else { return nil }
+    guard let bytes = Hex.bytes(hex), bytes.count == 2 else { throw CocoaError(.formatting) }
+    return NtagPasswordAcknowledge(bytes[0], bytes[1])
+  }
+
+  /// The password from its source; a bad one is named by its source only.
+  static func readPassword(_ arguments: [String]) -> NtagPassword {
+    let text: String
+    let source: String
+    if let path = TapwireNFC.value(after: "--password-file", in: arguments) {
+      source = "the first line of \(path)"
+      guard let data = FileManager.default.contents(atPath: path) else {
+        TapwireNFC.fail("cannot read \(path)")
+      }
+      text =
+        String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        .first.map(String.init) ?? ""
+    } else if let name = TapwireNFC.value(after: "--password-env", in: arguments) {
+      source = "$\(name)"
+      guard let value = ProcessInfo.processInfo.environment[name] else {
+        TapwireNFC.fail("\(source) is not set")
+      }
+      text = value
+    } else {
+      source = "the password typed"
+      text = prompt("NTAG password (8 hex digits): ")
+    }
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let bytes = Hex.bytes(trimmed), let password = NtagPassword(bytes) else {
+      TapwireNFC.fail("\(source) is not a password of 8 hex digits")
+    }
+    return password
+  }
+
+  /// Reads a line from the terminal with echo off (the prompt on standard error); from
+  /// standard input when there is no terminal.
+  static func prompt(_ text: String) -> String {
+    #if canImport(Glibc)
+      let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
+      if tty >= 0 {
+        defer { close(tty) }
+        var saved = termios()
+        if tcgetattr(tty, &saved) == 0 {
+          var quiet = saved
+          quiet.c_lflag &= ~tcflag_t(ECHO)
+          _ = tcsetattr(tty, TCSAFLUSH, &quiet)
+          defer { _ = tcsetattr(tty, TCSAFLUSH, &saved) }
+          _ = text.withCString { write(tty, $0, strlen($0)) }
+          var line: [UInt8] = []
+          var byte: UInt8 = 0
+          while read(tty, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
+          _ = "\n".withCString { write(tty, $0, 1) }
+          return String(decoding: line, as: UTF8.self)
+        }
+      }
+    #endif
+    FileHandle.standardError.write(Data(text.utf8))
+    return readLine(strippingNewline: true) ?? ""
+  }
+}

@@ -239,11 +239,11 @@ extension PCSCTransportTests {
     let context = try PCSCContext()
     let card = try await Self.insertStorage(stack, context, "iso15693 omnikey addressing \(addressing)")
     #expect(try await card.readNDEF() == nil)
-    try await card.writeNDEF(bytes: Self.longStorageMessage)
-    #expect(try await card.readNDEF().map { try $0.encodedBytes() } == Self.longStorageMessage)
+    try await card.writeNDEF(bytes: Self.storageMessage)
+    #expect(try await card.readNDEF().map { try $0.encodedBytes() } == Self.storageMessage)
     let memory = try Self.storedMemory(stack)
     #expect(Array(memory[0..<2]) == [0xE1, 0x40])
-    #expect(Array(memory[4..<6]) == [0x03, UInt8(Self.longStorageMessage.count)])
+    #expect(Array(memory[4..<24]) == [0x03, UInt8(Self.storageMessage.count)] + Self.storageMessage + [0xFE, 0x00])
     try await card.disconnect()
   }
 
@@ -264,6 +264,8 @@ extension PCSCTransportTests {
     #expect(object["format"] as? String == "t2t")
     #expect(read.stdout.contains("example.com"), "\(read.stdout)")
 
+    #expect(try stack.send("remove") == "removed")
+    _ = try await PCSCContext().waitForRemoval(from: PCSCStack.reader, timeout: .seconds(10))
     #expect(try stack.send("insert storage mfc-1k omnikey") == "inserted")
     let format = try Self.tapwire(["format", "--pcsc", PCSCStack.reader, "--key-b", "0123456789ab"])
     #expect(format.status == 0, "\(format.stderr)")

@@ -148,7 +148,8 @@ import NFCReader
     let protocols = activeProtocol.isEmpty ? PCSCProtocols.any : activeProtocol
     try await perform { card, reader -> Result<Void, ReaderError> in
       var active: DWORD = 0
-      let rc = SCardReconnect(card, share.rawValue, protocols.rawValue, initialization.rawValue, &active)
+      // unsafe: `active` is a live local the call writes once.
+      let rc = unsafe SCardReconnect(card, share.rawValue, protocols.rawValue, initialization.rawValue, &active)
       guard rc == pcscSuccess else { return .failure(Self.failureCode(card, rc).error("SCardReconnect", reader)) }
       return .success(())
     }

@@ -277,3 +277,46 @@ extension PCSCTransportTests {
     #expect(readClassic.stdout.contains("example.com"), "\(readClassic.stdout)")
   }
 }
+
+extension PCSCTransportTests {
+  static var storageCrosscheckScript: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pyscard-storage.py").path
+  }
+
+  /// pyscard, with its own pseudo-APDUs, reads the same raw memory as Tapwire's
+  /// `readMemoryImage` from an NTAG215 and a formatted MIFARE Classic 1K holding a message
+  /// (ACS firmware): byte for byte.
+  @Test func pyscardReadsTheSameStorageCardMemory() async throws {
+    guard let python = Self.python else {
+      #expect(!PCSCStack.isRequired, "pyscard is missing (.ci/install-packages installs python3-pyscard)")
+      return
+    }
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    let context = try PCSCContext()
+    for (kind, arguments) in [("ntag215", ["t2t", "135"]), ("mfc-1k", ["mfc", "16"])] {
+      let card = try await Self.insertStorage(stack, context, "\(kind) acs")
+      let access = PCSCStorageCardAccess(profile: .acs)
+      if kind == "mfc-1k" { try await card.formatNDEF(access: access) }
+      try await card.writeNDEF(bytes: Self.longStorageMessage, access: access)
+      let ours = try await card.readMemoryImage(access: access)
+      try await card.disconnect()
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: python)
+      process.arguments = [Self.storageCrosscheckScript, PCSCStack.reader] + arguments
+      var environment = ProcessInfo.processInfo.environment
+      environment["PCSCLITE_CSOCK_NAME"] = PCSCStack.directory + "/run/pcscd/pcscd.comm"
+      process.environment = environment
+      let out = Pipe()
+      process.standardOutput = out
+      try process.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "\(kind)")
+      let peer = try Self.object(String(decoding: data, as: UTF8.self))
+      let theirs = try #require((peer["image"] as? String).flatMap(Self.hexBytes))
+      #expect(theirs.count == ours.count, "\(kind)")
+      #expect(theirs == ours, "\(kind)")
+    }
+  }
+}

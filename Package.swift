@@ -90,7 +90,9 @@ let package = Package(
     // The only module that calls pcsc-lite; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderPCSC",
-      dependencies: ["NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl"],
+      dependencies: [
+        "NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl", "MifareClassicNDEF", "NFCWire",
+      ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
     // forwards the names libdbus's headers use to Debian's folders (see tapwire-cdbus.h).
@@ -150,7 +152,7 @@ let package = Package(
 
     // A virtual smart card for pcscd's vpcd driver (the PC/SC tests' card).
     .executableTarget(
-      name: "tapwire-vcard", dependencies: ["ISO7816", "NFCTags", "NFCWire"], swiftSettings: swiftSettings),
+      name: "tapwire-vcard", dependencies: ["ISO7816", "NFCTags", "NFCWire", "PCSCControl", "PN532Simulator"], swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
@@ -272,9 +274,9 @@ let package = Package(
       name: "PCSCTests",
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
-        "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL",
+        "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL", "MifareClassicNDEF",
       ],
-      exclude: ["pyscard-crosscheck.py"],
+      exclude: ["pyscard-crosscheck.py", "pyscard-storage.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),

@@ -20,12 +20,18 @@ import NFCReader
   public let activeProtocol: PCSCProtocols
   /// The context, kept alive as long as the card.
   public let context: PCSCContext
+  /// The share mode the connection was made with (kept by ``reconnect(_:)``).
+  let share: PCSCShareMode
 
-  init(handle: SCARDHANDLE, reader: String, activeProtocol: PCSCProtocols, context: PCSCContext) {
+  init(
+    handle: SCARDHANDLE, reader: String, activeProtocol: PCSCProtocols, context: PCSCContext,
+    share: PCSCShareMode = .shared
+  ) {
     self.handle = handle
     self.reader = reader
     self.activeProtocol = activeProtocol
     self.context = context
+    self.share = share
   }
 
   deinit {
@@ -125,6 +131,27 @@ import NFCReader
           ReaderError(.tagError, "SCardTransmit: \(reader) answered \(length) bytes, less than SW1-SW2"))
       }
       return .success(Array(response.prefix(min(Int(length), response.count))))
+    }
+  }
+
+  /// Resets (or powers down and up) the card and keeps the connection (`SCardReconnect`,
+  /// PC/SC part 5 §3.1.4.3) with the same share mode and protocol: what a storage card
+  /// needs after a refused MIFARE Classic key, since the card is then halted until the
+  /// reader activates it again.
+  ///
+  /// - Parameter initialization: ``PCSCDisposition/reset`` (warm reset) or
+  ///   ``PCSCDisposition/unpower`` (cold reset).
+  /// - Throws: `ReaderError` with the PC/SC code (`SCARD_W_REMOVED_CARD`,
+  ///   `SCARD_E_NO_SMARTCARD`: `ReaderError.Code.tagLost`).
+  public func reconnect(_ initialization: PCSCDisposition = .reset) async throws(ReaderError) {
+    let share = share
+    let protocols = activeProtocol.isEmpty ? PCSCProtocols.any : activeProtocol
+    try await perform { card, reader -> Result<Void, ReaderError> in
+      var active: DWORD = 0
+      // unsafe: `active` is a live local the call writes once.
+      let rc = unsafe SCardReconnect(card, share.rawValue, protocols.rawValue, initialization.rawValue, &active)
+      guard rc == pcscSuccess else { return .failure(Self.failureCode(card, rc).error("SCardReconnect", reader)) }
+      return .success(())
     }
   }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
+import MifareClassicNDEF
 import NDEF
 import NFCReader
 import NFCTags
@@ -15,6 +16,9 @@ public enum PCSCNDEFError: Error, Sendable, Hashable, CustomStringConvertible {
   case tag(NFCTagError)
   /// A response APDU broke an ISO/IEC 7816-4 rule (§5.1; GET RESPONSE bounds).
   case apdu(APDUError)
+  /// A MIFARE Classic storage card's MAD or NFC sectors could not be read or written: the
+  /// sector, key slot and reader error (AN10787, AN1304; keys never shown).
+  case mifareClassic(MifareClassicError)
 
   /// `reader: ...`, `tag: ...` or `apdu: ...` with the wrapped error's description.
   public var description: String {
@@ -22,19 +26,28 @@ public enum PCSCNDEFError: Error, Sendable, Hashable, CustomStringConvertible {
     case .reader(let error): "reader: \(error.description)"
     case .tag(let error): "tag: \(error.description)"
     case .apdu(let error): "apdu: \(error.code.name) at offset \(error.offset)"
+    case .mifareClassic(let error): "mifareClassic: \(error.description)"
     }
   }
 }
 
 /// NDEF on a Type 4 tag in a PC/SC NFC reader, through ``NFCTags/Type4NDEFProcedure`` over
-/// ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5).
+/// ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5); storage cards through
+/// ``readNDEF(options:access:)``.
 extension PCSCCard {
-  /// Reads the NDEF message of the Type 4 tag: SELECT the NDEF application, read the CC
-  /// file, read NLEN (or ENLEN) and the message.
+  /// Reads the NDEF message of the tag: a Type 4 tag (SELECT the NDEF application, read
+  /// the CC file, read NLEN (or ENLEN) and the message), or a storage card by its ATR
+  /// (Type 2, MIFARE Classic with the public keys, Type 5) with the reader profile its name
+  /// gives (``readNDEF(options:access:)``).
   ///
   /// - Returns: nil for NLEN 0 (a blank, formatted tag).
   /// - Throws: ``PCSCNDEFError``.
   public func readNDEF(options: TagDecodingOptions = .strict) async throws(PCSCNDEFError) -> NDEFMessage? {
+    try await readNDEF(options: options, access: PCSCStorageCardAccess())
+  }
+
+  /// The Type 4 read of ``readNDEF(options:)``.
+  func readType4NDEF(options: TagDecodingOptions) async throws(PCSCNDEFError) -> NDEFMessage? {
     let procedure = try await runType4(.read)
     guard !procedure.message.isEmpty else { return nil }
     do {
@@ -57,12 +70,18 @@ extension PCSCCard {
     return bytes + procedure.message
   }
 
-  /// Writes encoded NDEF message bytes with the NDEF update procedure (NLEN 0, the
-  /// message, NLEN; T4T 3.0 §5.5).
+  /// Writes encoded NDEF message bytes: on a Type 4 tag with the NDEF update procedure
+  /// (NLEN 0, the message, NLEN; T4T 3.0 §5.5), on a storage card with its tearing-safe
+  /// write order (``writeNDEF(bytes:access:options:)``).
   ///
   /// - Throws: ``PCSCNDEFError`` (`NFCTagError.Code.messageTooLarge`,
   ///   `NFCTagError.Code.ndefFileNotWritable`, ...).
   public func writeNDEF(bytes: [UInt8]) async throws(PCSCNDEFError) {
+    try await writeNDEF(bytes: bytes, access: PCSCStorageCardAccess())
+  }
+
+  /// The Type 4 write of ``writeNDEF(bytes:)``.
+  func writeType4NDEF(bytes: [UInt8]) async throws(PCSCNDEFError) {
     _ = try await runType4(.write(bytes))
   }
 

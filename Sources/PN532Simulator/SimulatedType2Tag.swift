@@ -123,8 +123,13 @@ public struct SimulatedType2Tag: Sendable, Hashable {
     self.memory = image
   }
 
-  /// Answers one Type 2 command (without CRC); nil stands for a NAK or no answer.
-  mutating func answer(_ command: [UInt8]) -> [UInt8]? {
+  /// Answers one Type 2 command (without CRC; T2T 1.0 §5, NTAG213/215/216 data sheet §10):
+  /// the tag's answer bytes (empty for an ACK), nil for a NAK or no answer. Public so that
+  /// another simulated reader (the PC/SC virtual card's storage-card firmware) serves the
+  /// same tag.
+  ///
+  /// - Parameter command: the command frame, command code first, without CRC_A.
+  public mutating func answer(_ command: [UInt8]) -> [UInt8]? {
     guard let code = command.first else { return nil }
     let pages = product.pageCount
     switch code {

@@ -220,7 +220,8 @@ enum PCSCControlCommands {
   }
 
   /// `dump --pcsc READER`: a reader session over `PCSCReaderTransport` (reader-driven when the
-  /// reader offers it) reads the Type 4 tag's NDEF message; prints "ndef <message hex>".
+  /// reader offers it) reads the tag: prints "ndef <message hex>" for a Type 4 tag, the
+  /// storage cards' lines of ``PCSCStorageCommands/dumpLine(_:arguments:)`` for the others.
   static func dump(_ arguments: [String]) async {
     let context = PCSCCommands.context()
     let reader = await readerName(arguments, context)
@@ -231,24 +232,24 @@ enum PCSCControlCommands {
       success: "Tag read", failure: "The tag could not be read")
     let configuration = SessionConfiguration(timeout: .milliseconds(Int(timeout * 1000)), messages: messages)
     let transport = PCSCReaderTransport(context: context, reader: reader)
-    let session = ReaderSession<PCSCReaderTransport, [UInt8]>(
+    let session = ReaderSession<PCSCReaderTransport, String>(
       transport: transport, configuration: configuration
     ) {
       (_, tag) throws(ReaderError) in
       guard let card = tag.card else { throw ReaderError(.sessionEnded, "the card is no longer connected") }
       do throws(PCSCNDEFError) {
-        let message = try await card.readNDEF()
-        return (try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00]
+        return try await PCSCStorageCommands.dumpLine(card, arguments: arguments)
       } catch {
-        throw ReaderError(.tagError, "read failed: \(error)")
+        throw ReaderError(.tagError, "read failed: \(PCSCStorageCommands.explain(error))")
       }
     }
-    let events: AsyncStream<ReaderSession<PCSCReaderTransport, [UInt8]>.Event>
+    let events: AsyncStream<ReaderSession<PCSCReaderTransport, String>.Event>
     do throws(ReaderError) { events = try session.begin() } catch { TapwireNFC.fail("\(error)", status: 1) }
     // A signal cancels the session: a reader-driven reader gets STOP with this message, a
     // card wait is aborted (SCardCancel); then the exit is 128 + the signal's number.
     SignalStop.onSignal { _ in session.cancel(message: "Cancelled") }
-    var message: [UInt8]?
+    var message: String?
+    var lastFailure: ReaderError?
     for await event in events {
       switch event {
       case .began:
@@ -256,11 +257,15 @@ enum PCSCControlCommands {
           session.claimedReader?.isReaderDriven == true ? "reader-driven NFC discovery" : "waiting for a card"
         APDUCommand.progress("\(reader): \(mode)")
       case .tagRead(_, let bytes): message = bytes
-      case .readFailed(_, let error, _): APDUCommand.progress("\(error)")
+      case .readFailed(_, let error, _):
+        APDUCommand.progress("\(error)")
+        lastFailure = error
       case .ended(let ending, _):
         switch ending {
         case .firstTagRead: break
-        case .timedOut: TapwireNFC.fail("no card in \(reader) within \(timeout) s", status: 1)
+        case .timedOut:
+          if let lastFailure { TapwireNFC.fail("\(reader): \(lastFailure.message)", status: 1) }
+          TapwireNFC.fail("no card in \(reader) within \(timeout) s", status: 1)
         case .cancelled:
           _ = await session.ended()
           TapwireNFC.fail("\(reader): cancelled", status: 1)
@@ -272,6 +277,6 @@ enum PCSCControlCommands {
       }
     }
     guard let message else { TapwireNFC.fail("\(reader): no message read", status: 1) }
-    print("ndef " + Hex.string(message))
+    print(message)
   }
 }

@@ -26,7 +26,7 @@ struct TapwireNFC {
            tapwire-nfc apdu [--device CONNSTRING] [--timeout SECONDS] [--json] (--script FILE | HEX...)
            tapwire-nfc admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire-nfc pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
-           tapwire-nfc dump --pcsc READER [--timeout SECONDS]
+           tapwire-nfc dump|write|format --pcsc READER [--reader-profile ID] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]...
            tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire-nfc connect --bluez --serial S [--json]
            tapwire-nfc cap info [--json] [--block-size N] FILE.cap
@@ -97,6 +97,7 @@ struct TapwireNFC {
     case "dump": await dump(arguments)
     case "pcsc": await PCSCCommands.run(arguments)
     case "write": await WriteCommand.run(arguments)
+    case "format" where arguments.contains("--pcsc"): await PCSCStorageCommands.format(arguments)
     case "format": await MifareClassicCommands.format(arguments)
     case "lock": await MifareClassicCommands.lock(arguments)
     case "ntag": await NtagCommands.run(arguments)

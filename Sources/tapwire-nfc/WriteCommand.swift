@@ -16,6 +16,10 @@ import NFCWire
 /// 1 no reader, no tag, a tag error (does not fit, read-only) or a read-back mismatch.
 enum WriteCommand {
   static func run(_ arguments: [String]) async {
+    if arguments.contains("--pcsc") {
+      await PCSCStorageCommands.write(arguments)
+      return
+    }
     guard let hex = TapwireNFC.value(after: "--message", in: arguments), let message = Hex.bytes(hex) else {
       TapwireNFC.fail("write needs --message HEX (the encoded NDEF message)")
     }

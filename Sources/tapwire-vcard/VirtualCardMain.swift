@@ -21,6 +21,17 @@ import NFCWire
 ///     insert atr HEX           a card presenting the ATR HEX (2-33 bytes)    -> inserted
 ///                              that answers 6A81 to every APDU (a storage-card ATR
 ///                              for `tapwire pcsc atr`; no memory behind it yet)
+///     insert storage KIND [PROFILE] [uid HEX] [image HEX] [after N] [addressing A]
+///                              a storage card behind a contactless reader's  -> inserted
+///                              firmware (StorageCardReader): KIND ntag213,
+///                              ntag215, ntag216, ultralight, ultralight-ev1,
+///                              mfc-mini, mfc-1k, mfc-4k, iso15693; PROFILE acs
+///                              (default), omnikey, scm, minimal; image: the
+///                              whole memory; after N: it leaves on the
+///                              (N+1)th APDU; addressing (iso15693): p1
+///                              (default), p1p2 or byte
+///     memory                   the last storage card's memory as it is now   -> memory HEX
+///                              (MIFARE Classic trailers with their keys)
 ///     remove                   the card leaves                               -> removed
 ///     stored                   the NDEF file of the last Type 4 tag, in the  -> stored NLEN HEX
 ///                              field or gone: NLEN and the message it covers
@@ -45,6 +56,8 @@ struct VirtualCardMain {
     case globalPlatform(GlobalPlatformLikeCard)
     /// Only an ATR: every APDU gets 6A81 (function not supported).
     case atrOnly
+    /// A storage card behind a contactless reader's firmware (PC/SC Part 3).
+    case storage(StorageCardReader)
   }
 
   static func main() {
@@ -75,6 +88,8 @@ struct VirtualCardServer {
   var input: [UInt8] = []
   /// The last Type 4 tag as it is now, kept after it left (`stored`).
   var lastTag: Type4TagSimulator?
+  /// The last storage card as it is now, kept after it left (`memory`).
+  var lastStorage: StorageCardReader?
 
   init(port: UInt16) { self.port = port }
 
@@ -127,6 +142,11 @@ struct VirtualCardServer {
         card = .globalPlatform(gp)
         atr = VirtualCardMain.globalPlatformATR
         leaveAfter = words.count == 3 ? Int(words[2]) : nil
+      } else if words[1] == "storage", words.count >= 3, let reader = Self.storageCard(words) {
+        card = .storage(reader.reader)
+        lastStorage = reader.reader
+        atr = reader.reader.atr
+        leaveAfter = reader.leaveAfter
       } else if words[1] == "atr", words.count == 3, let bytes = Hex.bytes(words[2]),
         (2...33).contains(bytes.count)
       {
@@ -140,6 +160,12 @@ struct VirtualCardServer {
     case "remove":
       remove()
       answer("removed")
+    case "memory":
+      guard let reader = lastStorage else {
+        answer("error no storage card")
+        return
+      }
+      answer("memory " + Hex.string(reader.memory))
     case "stored":
       guard let tag = lastTag, tag.files.count > 1, tag.files[1].bytes.count >= 2 else {
         answer("error no Type 4 tag")
@@ -192,6 +218,10 @@ struct VirtualCardServer {
     var bytes = [UInt8](repeating: 0, count: count)
     var done = 0
     while done < count {
+      // Acknowledge at once: vpcd writes a frame's length and its payload separately, and
+      // its Nagle delay waits for this side's ACK (40 ms delayed otherwise, per APDU).
+      var one: Int32 = 1
+      setsockopt(socket, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
       let n = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + done, count - done, 0) }
       if n <= 0 { return nil }
       done += n
@@ -247,6 +277,11 @@ struct VirtualCardServer {
       send(reply)
     case .atrOnly:
       send([0x6A, 0x81])
+    case .storage(var reader):
+      let reply = reader.respond(to: payload)
+      card = .storage(reader)
+      lastStorage = reader
+      send(reply)
     case nil:
       send([0x6F, 0x00])
     }
@@ -257,5 +292,40 @@ struct VirtualCardServer {
       gp.reset()
       card = .globalPlatform(gp)
     }
+    if case .storage(var reader) = card {
+      reader.reset()
+      card = .storage(reader)
+      lastStorage = reader
+    }
+  }
+
+  /// `insert storage KIND [PROFILE] [uid HEX] [image HEX] [after N] [addressing A]`, or nil
+  /// for a malformed line.
+  static func storageCard(_ words: [String]) -> (reader: StorageCardReader, leaveAfter: Int?)? {
+    var rest = words.dropFirst(3)
+    var profile = StorageCardReader.Profile.acs
+    if let first = rest.first, let named = StorageCardReader.Profile(rawValue: first) {
+      profile = named
+      rest = rest.dropFirst()
+    }
+    var uid: [UInt8]?
+    var image: [UInt8]?
+    var leaveAfter: Int?
+    var addressing = "p1"
+    while let key = rest.popFirst() {
+      guard let value = rest.popFirst() else { return nil }
+      switch key {
+      case "uid": uid = Hex.bytes(value)
+      case "image": image = Hex.bytes(value)
+      case "after": leaveAfter = Int(value)
+      case "addressing": addressing = value
+      default: return nil
+      }
+    }
+    guard
+      let reader = StorageCardReader.make(
+        kind: words[2], profile: profile, uid: uid, image: image, addressing: addressing)
+    else { return nil }
+    return (reader, leaveAfter)
   }
 }

@@ -7,8 +7,8 @@ import NFCWire
 /// `tapwire` (it links libnfc; `tapwire` does not), then decode what it read here.
 enum ReaderCommands {
   static let readUsage = """
-    usage: tapwire read [--device CONNSTRING | --pcsc READER] [--timeout SECONDS] [--json] [--dump]
-                        [--lenient] [--wait-message TEXT] [--work-message TEXT]
+    usage: tapwire read [--device CONNSTRING | --pcsc READER [--reader-profile ID]] [--timeout SECONDS]
+                        [--json] [--dump] [--lenient] [--wait-message TEXT] [--work-message TEXT]
                         [--keys FILE] [--key A|B:HEX]...
            tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|
                                    mifare-mini|mifare-1k|mifare-4k] [--image FILE]
@@ -16,10 +16,14 @@ enum ReaderCommands {
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
                 pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like
                 `decode --as t1t|t2t|t3t`, a Type 4 tag's NDEF message like `decode --as ndef`;
-                --dump prints the bytes; --pcsc READER reads a Type 4 tag on a PC/SC NFC reader
+                --dump prints the bytes; --pcsc READER reads the tag on a PC/SC NFC reader
                 (pcscd) instead, through the reader's own NFC discovery when it offers the
                 START_NFC control codes (showing --wait-message while waiting and
-                --work-message while reading), else by waiting for a card. A MIFARE Classic
+                --work-message while reading), else by waiting for a card: a Type 4 tag by
+                APDUs, a Type 2 or Type 5 tag or a MIFARE Classic card as the storage card
+                its ATR names (PC/SC Part 3 pseudo-APDUs), with the quirks of the reader
+                profile its name gives or --reader-profile ID (acs, hid-omnikey,
+                identiv-scm, gemalto-gemprox, sony, generic). A MIFARE Classic
                 card is read through its MAD: the NDEF sectors, the read-only state and the
                 records, with the public MAD and NFC Forum keys and those of --keys FILE (a
                 key dictionary: 12 hex digits a line, # comments) and --key A:HEX or B:HEX;
@@ -98,7 +102,8 @@ enum ReaderCommands {
       case "--json": json = true
       case "--dump": dumpOnly = true
       case "--lenient": lenient = true
-      case "--device", "--timeout", "--pcsc", "--wait-message", "--work-message", "--keys", "--key":
+      case "--device", "--timeout", "--pcsc", "--wait-message", "--work-message", "--keys", "--key",
+        "--reader-profile":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "-h", "--help":
@@ -109,7 +114,7 @@ enum ReaderCommands {
           argument,
           among: [
             "--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient", "--wait-message",
-            "--work-message", "--keys", "--key",
+            "--work-message", "--keys", "--key", "--reader-profile",
           ])
       }
     }
@@ -158,8 +163,10 @@ enum ReaderCommands {
   }
 
   static let writeUsage = """
-    usage: tapwire write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... RECORD...
-           tapwire write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message FILE|HEX
+    usage: tapwire write [--device CONNSTRING | --pcsc READER [--reader-profile ID]] [--timeout SECONDS]
+                         [--keys FILE] [--key A|B:HEX]... RECORD...
+           tapwire write [--device CONNSTRING | --pcsc READER [--reader-profile ID]] [--timeout SECONDS]
+                         [--keys FILE] [--key A|B:HEX]... --message FILE|HEX
 
       Waits for a Type 1, 2, 3 or 4 tag or a formatted MIFARE Classic card, writes the NDEF
       message (records as `tapwire encode` takes them, or the encoded message in FILE or HEX),
@@ -167,7 +174,11 @@ enum ReaderCommands {
       public keys and those of --keys/--key, every sector checked before the first write.
       Type 1 bytes or blocks and Type 2 pages are written in the tearing-safe order (NDEF
       length 0 first, the length last); Type 3 blocks with the WriteFlag set first and cleared
-      last; Type 4 tags through the NDEF update procedure.
+      last; Type 4 tags through the NDEF update procedure. --pcsc READER writes on a PC/SC
+      NFC reader: Type 4 by APDUs; Type 2, Type 5 and MIFARE Classic through the PC/SC Part 3
+      storage-card pseudo-APDUs (UPDATE BINARY per page or block, LOAD KEYS and GENERAL
+      AUTHENTICATE per sector) in the same orders; a reader that cannot do it (6A81) is
+      named in the error.
       Exit status: 0 written and verified, 1 no reader, no tag, the message does not fit,
       a read-only tag or a failed verification, 2 bad usage.
 
@@ -178,6 +189,7 @@ enum ReaderCommands {
 
   static let formatUsage = """
     usage: tapwire format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
+           tapwire format --pcsc READER [--reader-profile ID] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
            tapwire lock [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --confirm-permanent
 
       format    waits for a MIFARE Classic card as shipped (transport keys) and formats it
@@ -185,6 +197,9 @@ enum ReaderCommands {
                 sector (key A D3F7D3F7D3F7, access bits 7F 07 88, key B from --key-b, else the
                 transport key FFFFFFFFFFFF) holding an empty NDEF message, then the MAD
                 (key A A0A1A2A3A4A5, 78 77 88; MAD2 on a 4K card) is written last.
+                With --pcsc READER, on a PC/SC NFC reader: a MIFARE Classic card the same
+                way through the PC/SC Part 3 pseudo-APDUs; a Type 2 or Type 5 tag gets an
+                empty NDEF message (a Type 2 tag without a CC first gets its product's CC).
       lock      makes a formatted card read-only for good (access bits 07 8F 0F in every NFC
                 and MAD sector); it needs each sector's key B (--key B:HEX) and
                 --confirm-permanent, since it cannot be undone.
@@ -204,7 +219,7 @@ enum ReaderCommands {
       return 0
     }
     var options = ["--device", "--timeout", "--keys", "--key"]
-    if command == "format" { options.append("--key-b") }
+    if command == "format" { options += ["--key-b", "--pcsc", "--reader-profile"] }
     var rest = arguments[...]
     while let argument = rest.popFirst() {
       switch argument {
@@ -312,7 +327,7 @@ enum ReaderCommands {
     var rest = arguments[...]
     while let argument = rest.popFirst() {
       switch argument {
-      case "--device", "--timeout", "--keys", "--key":
+      case "--device", "--timeout", "--keys", "--key", "--pcsc", "--reader-profile":
         guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
         passed += [argument, value]
       case "--message":
@@ -323,7 +338,8 @@ enum ReaderCommands {
         return 0
       case _ where records.isEmpty && argument.hasPrefix("-"):
         // Before the first record every option is write's own (records' options follow them).
-        failUnknownOption(argument, among: ["--device", "--timeout", "--message", "--keys", "--key"])
+        failUnknownOption(
+          argument, among: ["--device", "--pcsc", "--reader-profile", "--timeout", "--message", "--keys", "--key"])
       default:
         records.append(argument)
       }

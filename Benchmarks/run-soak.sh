@@ -8,13 +8,13 @@
 # other test moves the counts:
 #   bluez   reconnect cycles on the mock bus (BlueZReaderConnection: the radio drops the link,
 #           the session reconnects; a new session every 100 cycles)       full 10,000  short 300
-#   pcsc    card insert, NDEF read and remove through pcscd and vpcd      full 10,000  short 40
+#   pcsc    card insert, NDEF read and remove through pcscd and TapwireIFD full 10,000  short 1,000
 #   admin   remote management sessions against ram-server.py, each with
 #           a fault drawn at random (seed printed)                        full 1,000   short 50
 #
-#   Benchmarks/run-soak.sh short              CI's counts (about a minute; CI's step runs bluez pcsc)
-#   Benchmarks/run-soak.sh full               the counts (pcsc alone takes ~1.5 h:
-#                                             pcscd polls card presence every 400 ms)
+#   Benchmarks/run-soak.sh short              CI's counts (about a minute; CI's step runs all three)
+#   Benchmarks/run-soak.sh full               the counts (about 5 min: bluez ~270 s,
+#                                             pcsc ~30 s, admin ~15 s)
 #   Benchmarks/run-soak.sh full bluez admin   some flows only
 #   TAPWIRE_SOAK_CYCLES=N ...                 N cycles of each flow run
 #

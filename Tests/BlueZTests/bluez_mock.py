@@ -14,6 +14,8 @@ One command per line on stdin, one answer line on stdout ("ok ..." or "error NAM
   power HCI 0|1                 Adapter1.Powered
   busy HCI                      Adapter1.StartDiscovery fails with org.bluez.Error.InProgress
   calls HCI ADDRESS             "ok M1 M2 ...": the Device1 methods called so far, in order
+  adaptercalls HCI              "ok M1 M2 ...": the Adapter1 discovery methods called so far, in order
+  slow HCI ADDRESS SECONDS      Device1.Connect answers (connected) after SECONDS (the whole mock waits)
   stall HCI ADDRESS             Device1.Disconnect answers after 6 s (the whole mock waits)
   already HCI ADDRESS           the device is connected (by another client): Connected true, and
                                 Device1.Connect fails with org.bluez.Error.AlreadyConnected, as
@@ -60,6 +62,9 @@ bluez = dbus.Interface(bus.get_object('org.bluez', '/org/bluez'), 'org.bluez.Moc
 #   connected, so the test covers the error path only.
 # - `stall` blocks the mock's whole main loop for 6 s (dbusmock runs method code
 #   synchronously): signals and other calls wait too, where BlueZ would go on serving them.
+# - `slow` blocks the mock's main loop like `stall`: a Disconnect sent while Connect is pending
+#   is answered after it. bluetoothd answers that Disconnect at once and fails the pending
+#   Connect; here the Connect succeeds and the Disconnect then takes the link down.
 # - `calls` reads dbusmock's call log; BlueZ keeps none (the tests use it as the daemon side).
 # - `restart` kills the mock with SIGKILL and starts a fresh one: the bus announces the owner
 #   leaving, then the new owner. bluetoothd stopping cleanly first powers its adapters off
@@ -144,6 +149,15 @@ def run(words):
     if command == 'calls':
         mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
         return ' '.join(str(call[1]) for call in mock.GetCalls() if call[1] in ('Connect', 'Disconnect'))
+    if command == 'adaptercalls':
+        mock = dbus.Interface(bus.get_object('org.bluez', '/org/bluez/' + words[1]), MOCK)
+        return ' '.join(str(call[1]) for call in mock.GetCalls()
+                        if call[1] in ('StartDiscovery', 'StopDiscovery', 'SetDiscoveryFilter'))
+    if command == 'slow':
+        mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
+        mock.AddMethod(DEVICE, 'Connect', '', '',
+                       "__import__('time').sleep(%s); " % float(words[3]) + SET_CONNECTED.format('True'))
+        return ''
     if command == 'stall':
         mock = dbus.Interface(bus.get_object('org.bluez', path(words[1], words[2])), MOCK)
         mock.AddMethod(DEVICE, 'Disconnect', '', '',

@@ -13,9 +13,9 @@ import Testing
 /// reader-driven session is cancelled (the reader gets STOP_NFC with "Cancelled"), the exit
 /// status is 128 + n within a second or so, and no `tapwire-nfc` is left.
 extension PCSCTransportTests {
-  func waitingRead() throws -> ProcessTree {
+  func waitingRead(_ extra: [String] = []) throws -> ProcessTree {
     let tree = try ProcessTree(
-      Self.tapwire, ["read", "--pcsc", PCSCStack.nfcReader, "--timeout", "60"],
+      Self.tapwire, ["read", "--pcsc", PCSCStack.nfcReader, "--timeout", "60"] + extra,
       environment: ["PCSCLITE_CSOCK_NAME": PCSCStack.directory + "/run/pcscd/pcscd.comm"])
     try tree.waitFor("reader-driven NFC discovery", timeout: 30)
     return tree
@@ -37,6 +37,21 @@ extension PCSCTransportTests {
     let exit = try #require(tree.waitForExit(timeout: 5))
     #expect(exit.status == 128 + number, "\(tree.output)")
     #expect(exit.seconds < 2)
+    #expect(ProcessTree.ends(child, within: 1))
+    #expect(Self.stopSent(stack.controlLog()), "\(stack.controlLog())")
+  }
+
+  /// `tapwire read --dump --pcsc` waiting for a card, the same (`tapwire-nfc dump`, a session
+  /// of its own).
+  @Test(arguments: [SIGINT, SIGTERM])
+  func dumpWaitingForACardStopsOnASignal(_ number: Int32) async throws {
+    let stack = try await PCSCStack(driver: .tapwire)
+    defer { stack.stop() }
+    let tree = try waitingRead(["--dump"])
+    let child = try tree.child()
+    let exit = try #require(tree.signal(number, label: "read --dump --pcsc waiting for a card"))
+    #expect(exit.status == 128 + number, "\(tree.output)")
+    #expect(exit.seconds < ProcessTree.exitBound)
     #expect(ProcessTree.ends(child, within: 1))
     #expect(Self.stopSent(stack.controlLog()), "\(stack.controlLog())")
   }

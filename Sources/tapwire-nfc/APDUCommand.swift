@@ -61,7 +61,15 @@ enum APDUCommand {
     }
     FileHandle.standardError.write(
       Data("running \(counted(script.steps.count, "step", "steps")) on \(TapwireNFC.describe(tag))\n".utf8))
-    let outcome = await execute(script, over: &transport)
+    let outcome: Outcome
+    if GlobalPlatformCommand.wantsChannel(arguments) {
+      var channel = await GlobalPlatformCommand.scriptChannel(over: transport, arguments) {
+        await reader.close()
+      }
+      outcome = await execute(script, over: &channel)
+    } else {
+      outcome = await execute(script, over: &transport)
+    }
     await reader.close()
     finish(outcome, total: script.steps.count, json: json)
   }

@@ -102,14 +102,7 @@ enum GlobalPlatformCommand {
     var cplc: CardProductionLifeCycle?
     var fci: FileControlInformation?
     do throws(ReaderError) {
-      // SELECT with no AID selects the issuer security domain (GPCS 2.3 §11.9.2.1).
-      let select = CommandAPDU(cla: .interindustry, ins: .select, p1: 0x04, p2: 0x00, ne: 256)
-      let selected = try await plain.transmit((try? select.encodedBytes()) ?? [])
-      guard selected.suffix(2) == [0x90, 0x00] else {
-        TapwireNFC.fail(
-          "SELECT of the issuer security domain: \(Hex.string(Array(selected.suffix(2))))", status: 1)
-      }
-      fci = try? FileControlInformation(parsing: Array(selected.dropLast(2)))
+      fci = try await selectIssuerSecurityDomain(&plain)
       if request.subcommand == "info" {
         let answer = try await plain.transmit(
           (try? GlobalPlatformCommands.getData(.cardProductionLifeCycle).encodedBytes()) ?? [])
@@ -165,6 +158,64 @@ enum GlobalPlatformCommand {
     for (subset, entries) in sections {
       for entry in entries { print(line(entry, subset)) }
     }
+  }
+
+  /// SELECT with no AID, which selects the issuer security domain (GPCS 2.3 §11.9.2.1): its
+  /// FCI, or exit 1 naming the status word when the card refuses.
+  static func selectIssuerSecurityDomain<Inner: APDUTransport>(_ plain: inout Inner) async throws(ReaderError)
+    -> FileControlInformation?
+  where Inner.Failure == ReaderError {
+    let select = CommandAPDU(cla: .interindustry, ins: .select, p1: 0x04, p2: 0x00, ne: 256)
+    let selected = try await plain.transmit((try? select.encodedBytes()) ?? [])
+    guard selected.suffix(2) == [0x90, 0x00] else {
+      TapwireNFC.fail(
+        "SELECT of the issuer security domain: \(Hex.string(Array(selected.suffix(2))))", status: 1)
+    }
+    return try? FileControlInformation(parsing: Array(selected.dropLast(2)))
+  }
+
+  /// The options that run `apdu --script` and `pcsc script` inside a secure channel.
+  static let channelOptions = [
+    "--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp", "--security",
+  ]
+
+  /// True when the command line names keys: the script runs inside a secure channel.
+  static func wantsChannel(_ arguments: [String]) -> Bool {
+    arguments.contains("--key") || arguments.contains("--key-enc")
+  }
+
+  /// For a script: selects the issuer security domain over `plain` and opens the secure
+  /// channel the options describe (as `gp` does), announcing it on standard error with the
+  /// keys' check values only; on a failure runs `finish` and exits 1 naming it.
+  static func scriptChannel<Inner: APDUTransport>(
+    over plain: Inner, _ arguments: [String], finish: () async -> Void
+  ) async -> Channel<Inner> where Inner.Failure == ReaderError {
+    let crypto: OpenSSLSecureChannelCrypto
+    do throws(SecureChannelError) { crypto = try OpenSSLSecureChannelCrypto() } catch {
+      await finish()
+      TapwireNFC.fail("OpenSSL: \(error.code)", status: 1)
+    }
+    let configuration = configuration(arguments)
+    var plain = plain
+    do throws(ReaderError) { _ = try await selectIssuerSecurityDomain(&plain) } catch {
+      await finish()
+      TapwireNFC.fail("\(error)", status: 1)
+    }
+    let channel: Channel<Inner>
+    do {
+      channel = try await Channel.open(over: plain, configuration: configuration, crypto: crypto)
+    } catch {
+      await finish()
+      TapwireNFC.fail("secure channel: \(describe(error))", status: 1)
+    }
+    let session = channel.session
+    let checkValues =
+      (try? configuration.keys.checkValues(
+        for: session.secureChannelProtocol == .scp03 ? .aes : .tripleDES, crypto: crypto)) ?? []
+    APDUCommand.progress(
+      "secure channel: \(session.secureChannelProtocol), \(session.securityLevel); key check values "
+        + checkValues.map { Hex.string($0.bytes) }.joined(separator: " "))
+    return channel
   }
 
   /// DELETE (with its related objects when `related`), or SET STATUS of an application to

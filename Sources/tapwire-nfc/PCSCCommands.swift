@@ -302,7 +302,9 @@ enum PCSCCommands {
 
   static func script(_ arguments: [String]) async {
     let json = arguments.contains("--json")
-    let operands = TapwireNFC.operands(arguments, flags: ["--reader", "--timeout"], switches: ["--json"])
+    let operands = TapwireNFC.operands(
+      arguments, flags: Set(["--reader", "--timeout"] + GlobalPlatformCommand.channelOptions),
+      switches: ["--json"])
     guard operands.count == 1, let path = operands.first else {
       TapwireNFC.fail("pcsc script needs one FILE")
     }
@@ -323,7 +325,15 @@ enum PCSCCommands {
     await announce(card)
     APDUCommand.progress("running \(counted(script.steps.count, "step", "steps")) on \(card.reader)")
     var transport = PCSCAPDUTransport(card: card)
-    let outcome = await APDUCommand.execute(script, over: &transport)
+    let outcome: APDUCommand.Outcome
+    if GlobalPlatformCommand.wantsChannel(arguments) {
+      var channel = await GlobalPlatformCommand.scriptChannel(over: transport, arguments) {
+        try? await card.disconnect()
+      }
+      outcome = await APDUCommand.execute(script, over: &channel)
+    } else {
+      outcome = await APDUCommand.execute(script, over: &transport)
+    }
     try? await card.disconnect()
     APDUCommand.finish(outcome, total: script.steps.count, json: json)
   }

@@ -7,7 +7,7 @@ extension ReaderCommands {
     usage: tapwire pcsc list [--json]
            tapwire pcsc atr [--reader NAME] [--timeout SECONDS] [--json]
            tapwire pcsc apdu [--reader NAME] [--timeout SECONDS] [--json] HEX...
-           tapwire pcsc script [--reader NAME] [--timeout SECONDS] [--json] FILE
+           tapwire pcsc script [--reader NAME] [--timeout SECONDS] [--json] [CHANNEL OPTIONS] FILE
            tapwire pcsc features [--reader NAME] [--json]
            tapwire pcsc control [--reader NAME] [--json] CODE [HEX]
            tapwire pcsc uid [--reader NAME] [--timeout SECONDS] [--json]
@@ -17,7 +17,9 @@ extension ReaderCommands {
               (ISO/IEC 7816-3: TS, T0, interface bytes, protocols, historical bytes, TCK)
       apdu    send each command APDU and print its response
       script  run an applet-update script (the format of `tapwire apdu --script`), one
-              progress line per step on standard error, stopping at the first failed step
+              progress line per step on standard error, stopping at the first failed step;
+              with the `gp` key options (--key ..., --kvn, --kdf, --scp, --security) inside a
+              GlobalPlatform secure channel to the issuer security domain
       features  the reader's PC/SC Part 10 features (CM_IOCTL_GET_FEATURE_REQUEST) with their
               control codes, and its FEATURE_GET_TLV_PROPERTIES properties
       control send one control code (SCardControl on a direct connection): CODE is 0x... or
@@ -45,16 +47,18 @@ extension ReaderCommands {
     let subcommands = ["list", "atr", "apdu", "script", "features", "control", "uid"]
     guard subcommand(of: "pcsc", arguments, among: subcommands, usage: pcscUsage) != nil else { return 0 }
     var rest = arguments.dropFirst()
+    // A script may run inside a GlobalPlatform secure channel (the `gp` key options).
+    let valued = ["--reader", "--timeout"] + (arguments.first == "script" ? secureChannelOptions : [])
     while let argument = rest.popFirst() {
       switch argument {
-      case "--reader", "--timeout":
+      case _ where valued.contains(argument):
         guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
       case "--json": continue
       case "-h", "--help":
         print(pcscUsage)
         return 0
       case _ where argument.hasPrefix("--"):
-        failUnknownOption(argument, among: ["--reader", "--timeout", "--json"])
+        failUnknownOption(argument, among: valued + ["--json"])
       default: continue
       }
     }

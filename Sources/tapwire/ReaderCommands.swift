@@ -293,7 +293,7 @@ enum ReaderCommands {
   }
 
   static let apduUsage = """
-    usage: tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] --script FILE
+    usage: tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] [CHANNEL OPTIONS] --script FILE
            tapwire apdu [--device CONNSTRING] [--timeout SECONDS] [--json] HEX...
 
       Waits for an ISO-DEP tag and runs the applet-update script in FILE (one command APDU
@@ -301,10 +301,16 @@ enum ReaderCommands {
       progress line per step on standard error and stopping at the first step whose response
       is not the expected one; or sends each command APDU given in hex and prints its response.
       --json prints a summary object (format "apduScript") or one "rapdu" object per APDU.
-      Exit status: 0 every step passed, 1 no reader, no tag or a failed step (named), 2 bad usage.
+      CHANNEL OPTIONS (--key HEX|test or --key-enc/--key-mac/--key-dek, --kvn, --kdf, --scp,
+      --security, as for `tapwire gp`) run the script inside a GlobalPlatform secure channel
+      to the card's issuer security domain: each command wrapped, each answer unwrapped and
+      checked; keys shown only as check values.
+      Exit status: 0 every step passed, 1 no reader, no tag, a secure-channel failure or a
+      failed step (named), 2 bad usage.
 
     examples:
       tapwire apdu --device pn532_uart:/dev/pts/3 --script update.apdu
+      tapwire apdu --device pn532_uart:/dev/pts/3 --key test --security mac+enc --script gp.apdu
       tapwire apdu 00A4040007D276000085010100 00B0000002
     """
 
@@ -339,7 +345,8 @@ enum ReaderCommands {
       case _ where records.isEmpty && argument.hasPrefix("-"):
         // Before the first record every option is write's own (records' options follow them).
         failUnknownOption(
-          argument, among: ["--device", "--pcsc", "--reader-profile", "--timeout", "--message", "--keys", "--key"])
+          argument,
+          among: ["--device", "--pcsc", "--reader-profile", "--timeout", "--message", "--keys", "--key"])
       default:
         records.append(argument)
       }
@@ -376,6 +383,12 @@ enum ReaderCommands {
     return Hex.bytes(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
+  /// The `gp` options that open a GlobalPlatform secure channel for a script
+  /// (`apdu --script`, `pcsc script`).
+  static let secureChannelOptions = [
+    "--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp", "--security",
+  ]
+
   /// `tapwire apdu`: checks the options here, runs `tapwire-nfc apdu`.
   static func apdu(_ arguments: [String]) -> Int32 {
     if arguments.contains("-h") || arguments.contains("--help") {
@@ -385,14 +398,19 @@ enum ReaderCommands {
     var rest = arguments[...]
     var operands = 0
     var script = false
+    var channel = false
     while let argument = rest.popFirst() {
       switch argument {
       case "--device", "--timeout", "--script":
         guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
         script = script || argument == "--script"
+      case _ where secureChannelOptions.contains(argument):
+        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
+        channel = true
       case "--json": continue
       case _ where argument.hasPrefix("--"):
-        failUnknownOption(argument, among: ["--device", "--timeout", "--script", "--json"])
+        failUnknownOption(
+          argument, among: ["--device", "--timeout", "--script", "--json"] + secureChannelOptions)
       default:
         operands += 1
       }
@@ -400,6 +418,7 @@ enum ReaderCommands {
     guard script != (operands > 0) else {
       Tapwire.fail("apdu needs either --script FILE or command APDUs as hex")
     }
+    if channel && !script { Tapwire.fail("the secure channel options (--key ...) go with --script FILE") }
     return passThrough(["apdu"] + arguments)
   }
 }

@@ -120,3 +120,32 @@ struct GlobalPlatformDeviceTests {
     #expect(!stack.commandsReceived().contains { $0.hasPrefix("8482") })
   }
 }
+
+extension GlobalPlatformDeviceTests {
+  /// Issue 34: `tapwire apdu --script` with the `gp` key options runs the script inside a
+  /// secure channel on a libnfc reader (SCP03, C-MAC + C-DECRYPTION + R-MAC + R-ENCRYPTION):
+  /// the card's GET STATUS answers come back unwrapped, and it received the steps wrapped.
+  @Test func apduScriptRunsInsideASecureChannelOverLibNFC() throws {
+    let stack = try Stack()
+    defer { stack.stop() }
+    let path = stack.directory + "/status.apdu"
+    try "80F28002024F00 -> 9000\n80F24002024F00 -> 6A88|9000\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let run = try CLI.run([
+      "apdu", "--device", stack.simulator.connstring, "--timeout", "10", "--key", "test", "--security", "all",
+      "--script", path, "--json",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("secure channel: SCP03"), "\(run.stderr)")
+    print(
+      run.stderr.split(separator: "\n").filter { $0.contains("secure channel") || $0.contains("step") }
+        .joined(separator: "\n"))
+    #expect(run.stdout.lowercased().contains("4f08a000000151000000"), "\(run.stdout)")
+    #expect(stack.commandsReceived().filter { $0.hasPrefix("84F2") }.count == 2)
+    let refused = try CLI.run([
+      "apdu", "--device", stack.simulator.connstring, "--key", "test", "80F28002024F00",
+    ])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("go with --script FILE"), "\(refused.stderr)")
+  }
+}

@@ -237,8 +237,9 @@ enum GlobalPlatformCommand {
       TapwireNFC.fail("\(name): \(describe(error))", status: 1)
     }
     guard sw == 0x9000 else {
+      let why = explanation(StatusWord(rawValue: sw), for: GlobalPlatformCommandKind(command))
       TapwireNFC.fail(
-        "\(name) \(Hex.string(aid.bytes)): status word \(String(format: "%04X", sw))", status: 1)
+        "\(name) \(Hex.string(aid.bytes)): status word \(String(format: "%04X", sw))\(why)", status: 1)
     }
     let done = ["delete": "deleted", "lock": "locked", "unlock": "unlocked"][subcommand] ?? ""
     if json {
@@ -272,7 +273,9 @@ enum GlobalPlatformCommand {
       TapwireNFC.fail("PUT KEY: \(describe(error))", status: 1)
     }
     guard answer.statusWord.rawValue == 0x9000 else {
-      TapwireNFC.fail("PUT KEY: status word \(String(format: "%04X", answer.statusWord.rawValue))", status: 1)
+      let why = explanation(answer.statusWord, for: GlobalPlatformCommandKind(command.command))
+      TapwireNFC.fail(
+        "PUT KEY: status word \(String(format: "%04X", answer.statusWord.rawValue))\(why)", status: 1)
     }
     guard answer.data == command.expectedResponseData else {
       TapwireNFC.fail(
@@ -384,7 +387,8 @@ enum GlobalPlatformCommand {
       let sw = answer.statusWord.rawValue
       if sw == 0x6A88, !next { return [] }
       guard sw == 0x9000 || sw == 0x6310 else {
-        throw GlobalPlatformCommandError("status word \(String(format: "%04X", sw))")
+        let why = explanation(answer.statusWord, for: .getStatus)
+        throw GlobalPlatformCommandError("status word \(String(format: "%04X", sw))\(why)")
       }
       entries += try GlobalPlatformRegistryEntry.parseStatusResponse(answer.data)
       if sw == 0x9000 { break }

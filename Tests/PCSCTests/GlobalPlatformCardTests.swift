@@ -441,7 +441,9 @@ extension PCSCTransportTests {
       // Without --related the card refuses (6985: the load file has an application).
       let refused = try PCSCTransportTests.tapwire(["gp", "delete", "d27600012401"] + common)
       #expect(refused.status == 1)
-      #expect(refused.stderr.contains("DELETE d27600012401: status word 6985"))
+      #expect(
+        refused.stderr.contains(
+          "DELETE d27600012401: status word 6985: conditions of use not satisfied; check "))
       let deleted = try PCSCTransportTests.tapwire(
         ["gp", "delete", "d27600012401", "--related", "--json"] + common)
       #expect(deleted.status == 0, "\(deleted.stderr)")

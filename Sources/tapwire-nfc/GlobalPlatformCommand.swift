@@ -100,6 +100,7 @@ enum GlobalPlatformCommand {
   ) async where Inner.Failure == ReaderError {
     var plain = plain
     var cplc: CardProductionLifeCycle?
+    var recognition: CardRecognitionData?
     var fci: FileControlInformation?
     do throws(ReaderError) {
       fci = try await selectIssuerSecurityDomain(&plain)
@@ -108,6 +109,13 @@ enum GlobalPlatformCommand {
           (try? GlobalPlatformCommands.getData(.cardProductionLifeCycle).encodedBytes()) ?? [])
         if answer.suffix(2) == [0x90, 0x00], answer.count > 5 {
           cplc = try? CardProductionLifeCycle(parsing: Array(answer.dropFirst(3).dropLast(2)))
+        }
+        // Card recognition data (GET DATA 0066, GPCS 2.3 §H.2): the GlobalPlatform version and
+        // the secure channel protocols the card says it implements.
+        let data = try await plain.transmit(
+          (try? GlobalPlatformCommands.getData(.cardData).encodedBytes()) ?? [])
+        if data.suffix(2) == [0x90, 0x00] {
+          recognition = try? CardRecognitionData(parsing: Array(data.dropLast(2)))
         }
       }
     } catch {
@@ -149,12 +157,16 @@ enum GlobalPlatformCommand {
       (try? configuration.keys.checkValues(
         for: session.secureChannelProtocol == .scp03 ? .aes : .tripleDES, crypto: request.crypto)) ?? []
     if request.json {
-      print(jsonReport(request.subcommand, sections, session: session, checkValues: checkValues, cplc: cplc))
+      print(
+        jsonReport(
+          request.subcommand, sections, session: session, checkValues: checkValues, cplc: cplc,
+          recognition: recognition))
       return
     }
     print("secure channel: \(session.secureChannelProtocol), \(session.securityLevel)")
     print("key check values: " + checkValues.map { Hex.string($0.bytes) }.joined(separator: " "))
     if let cplc { print("CPLC: \(Hex.string(cplc.bytes))") }
+    if let recognition { print("card recognition data: " + describe(recognition)) }
     for (subset, entries) in sections {
       for entry in entries { print(line(entry, subset)) }
     }
@@ -337,10 +349,27 @@ enum GlobalPlatformCommand {
     return text
   }
 
+  /// `GlobalPlatform 2.3.1; SCP03 i=70`: the version and protocols of card recognition data.
+  static func describe(_ recognition: CardRecognitionData) -> String {
+    var parts: [String] = []
+    if let version = recognition.globalPlatformVersion {
+      parts.append("GlobalPlatform " + version.map(String.init).joined(separator: "."))
+    }
+    for scp in recognition.secureChannelProtocols {
+      parts.append("\(protocolName(scp)) i=\(String(format: "%02x", scp.implementation))")
+    }
+    return parts.isEmpty ? "no version or protocol" : parts.joined(separator: "; ")
+  }
+
+  /// `SCP02`, `SCP03`: a protocol number as GlobalPlatform writes it.
+  static func protocolName(_ scp: CardRecognitionData.SecureChannelProtocol) -> String {
+    "SCP" + String(format: "%02d", scp.number)
+  }
+
   static func jsonReport(
     _ subcommand: String, _ sections: [(GlobalPlatformStatusSubset, [GlobalPlatformRegistryEntry])],
     session: SecureChannelSession<OpenSSLSecureChannelCrypto>, checkValues: [KeyCheckValue],
-    cplc: CardProductionLifeCycle?
+    cplc: CardProductionLifeCycle?, recognition: CardRecognitionData? = nil
   ) -> String {
     func entries(_ subset: GlobalPlatformStatusSubset) -> JSON {
       .array(
@@ -367,6 +396,23 @@ enum GlobalPlatformCommand {
       ("keyCheckValues", .array(checkValues.map { .string(Hex.string($0.bytes)) })),
     ]
     if let cplc { fields.append(("cplc", .string(Hex.string(cplc.bytes)))) }
+    if let recognition {
+      var card: [(String, JSON)] = []
+      if let version = recognition.globalPlatformVersion {
+        card.append(("globalPlatformVersion", .string(version.map(String.init).joined(separator: "."))))
+      }
+      card.append(
+        (
+          "secureChannelProtocols",
+          .array(
+            recognition.secureChannelProtocols.map {
+              .object([
+                ("scp", .string(protocolName($0))), ("i", .string(String(format: "%02x", $0.implementation))),
+              ])
+            })
+        ))
+      fields.append(("cardRecognitionData", .object(card)))
+    }
     fields += [
       ("issuerSecurityDomain", entries(.issuerSecurityDomain)), ("applications", entries(.applications)),
       ("loadFiles", entries(.loadFilesAndModules)),

@@ -18,7 +18,8 @@ extension ReaderCommands {
               Amendment D) to the card's issuer security domain and list the registry (GET
               STATUS): the ISD, every application and every load file with its modules, each
               with its life cycle and privileges
-      info    the same, with the card production life cycle data (GET DATA 9F7F)
+      info    the same, with the card production life cycle data (GET DATA 9F7F) and the
+              card recognition data (GET DATA 0066: GlobalPlatform version, SCPs with i)
       install INSTALL [for load] of the CAP file's package, LOAD of its load file data block
               (Header, Directory, Import, Applet, Class, Method, StaticField, Export,
               ConstantPool, RefLocation; never Descriptor or Debug) in blocks that fit a

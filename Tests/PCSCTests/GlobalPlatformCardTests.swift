@@ -395,7 +395,15 @@ extension PCSCTransportTests {
       #expect(isd["lifeCycle"] as? String == "SECURED")
       #expect(isd["privileges"] as? String == "9efe80")
       #expect((object["cplc"] as? String)?.hasPrefix("4790505147910000") == true)
+      // Card recognition data (GET DATA 0066): GlobalPlatform 2.3.1, SCP03 i=70 as the card says.
+      let recognition = try #require(object["cardRecognitionData"] as? [String: Any])
+      #expect(recognition["globalPlatformVersion"] as? String == "2.3.1")
+      let protocols = recognition["secureChannelProtocols"] as? [[String: String]]
+      #expect(protocols == [["scp": "SCP03", "i": "70"]])
       #expect(!info.stdout.contains("404142"))
+      let text = try PCSCTransportTests.tapwire(["gp", "info", "--pcsc", PCSCStack.reader, "--key", "test"])
+      #expect(
+        text.stdout.contains("card recognition data: GlobalPlatform 2.3.1; SCP03 i=70\n"), "\(text.stdout)")
       let authentications = stack.commandsReceived().filter { $0.hasPrefix("8482") }.count
       let wrong = try PCSCTransportTests.tapwire([
         "gp", "list", "--pcsc", PCSCStack.reader, "--key", String(repeating: "11", count: 16),

@@ -24,7 +24,8 @@ INSTALL [for load] / LOAD (blocks numbered from 00, the Load File Data Block's S
 hash checked when INSTALL gave one, the package and applet AIDs read from the Header and
 Applet components) / INSTALL [for install and make selectable], DELETE (P2 80 with related
 objects), PUT KEY (keys decrypted under the DEK, check values verified, the answer is the
-KVN and the check values), SET STATUS (applications: lock 83 / unlock 07), GET DATA CPLC.
+KVN and the check values), SET STATUS (applications: lock 83 / unlock 07), GET DATA CPLC and card recognition data
+(0066, GPCS 2.3 §H.2: GlobalPlatform 2.3.1 and the card's SCP with its i).
 
 Where it differs from a real card: the card challenge is random (SCP03 i=10 derives it from
 the sequence counter and the AID), one key set is used for INITIALIZE UPDATE P1 00 (the
@@ -258,6 +259,8 @@ class Card:
                 return self.select(p1, data), 0x9000
             if ins == 0xCA and p1 == 0x9F and p2 == 0x7F:
                 return CPLC, 0x9000
+            if ins == 0xCA and p1 == 0x00 and p2 == 0x66:
+                return self.card_recognition_data(), 0x9000
             if self.session is None:
                 raise CardError(0x6982)
             handler = {0xF2: self.get_status, 0xE6: self.install, 0xE8: self.load, 0xE4: self.delete,
@@ -270,6 +273,13 @@ class Card:
             return answer, 0x9000
         except CardError as error:
             return b"", error.sw
+
+    def card_recognition_data(self):
+        gp = bytes.fromhex("2A864886FC6B")  # 1.2.840.114283
+        oid = lambda arc: tlv(b"\x06", gp + arc)
+        return tlv(b"\x66", tlv(b"\x73", oid(b"\x01") + tlv(b"\x60", oid(b"\x02\x02\x03\x01"))
+                                 + tlv(b"\x63", oid(b"\x03"))
+                                 + tlv(b"\x64", oid(b"\x04" + bytes([self.scp, self.i])))))
 
     def select(self, p1, data):
         if p1 != 0x04:

@@ -48,3 +48,25 @@ extension PCSCTransportTests.GlobalPlatformCardTests {
     #expect(received.allSatisfy { !$0.hasSuffix("024F00") })
   }
 }
+
+extension PCSCTransportTests.GlobalPlatformCardTests {
+  /// Issue 34: `tapwire gp list --kdf` against a card personalised with diversified keys
+  /// (`gp_card.py --diversify`, its own Python derivation from the master key and its key
+  /// diversification data): the channel opens with the master key and the method; without
+  /// `--kdf` the card cryptogram does not match and no EXTERNAL AUTHENTICATE is sent.
+  @Test(arguments: [("03", "emv"), ("02", "visa2"), ("03", "kdf3"), ("02", "emv")])
+  func cliDiversifiesTheKeys(scp: String, method: String) async throws {
+    let stack = try await GlobalPlatformCardStack(["--scp", scp, "--diversify", method])
+    defer { stack.stop() }
+    let common = ["gp", "list", "--pcsc", PCSCStack.reader, "--key", "test"]
+    let plain = try PCSCTransportTests.tapwire(common)
+    #expect(plain.status == 1)
+    #expect(plain.stderr.contains("cardCryptogramMismatch"), "\(plain.stderr)")
+    #expect(!stack.commandsReceived().contains { $0.hasPrefix("8482") })
+    let diversified = try PCSCTransportTests.tapwire(common + ["--kdf", method])
+    #expect(diversified.status == 0, "\(method): \(diversified.stderr)")
+    #expect(diversified.stdout.contains("ISD: a000000151000000 (SECURED)"), "\(diversified.stdout)")
+    #expect(diversified.stdout.contains("secure channel: SCP\(scp)"))
+    #expect(try stack.triesLeft() == "tries 3")
+  }
+}

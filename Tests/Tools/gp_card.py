@@ -5,7 +5,7 @@ secure channel is scp_oracle.py's independent SCP02/SCP03 code (python3-cryptogr
 Tapwire's. Written from GPCS 2.3 (chapter 11, Appendix E) and Amendment D.
 
     gp_card.py [--port P | --unix PATH] [--scp 02|03] [--key HEX | --key-enc/--key-mac/--key-dek HEX]
-               [--kvn N] [--i HEX] [--tries N] [--max-block N] [--status-budget N]
+               [--kvn N] [--i HEX] [--diversify emv|visa2|kdf3] [--tries N] [--max-block N] [--status-budget N]
                [--log FILE]
 
 Standard input takes one command a line, each answered by one line on standard output:
@@ -97,10 +97,31 @@ class Entry:
         self.load_file, self.modules, self.version = load_file, list(modules), version
 
 
+KDD = bytes(range(0x11, 0x1B))  # the key diversification data this card answers with
+
+
+def diversify(method, master, k):
+    """The card's static key k (1 ENC, 2 MAC, 3 DEK) from a master key, as a card personalised
+    with GlobalPlatformPro's --emv/--visa2/--kdf3 holds it: EMV CPS 1.1 5.4.2.1 (3DES-ECB of
+    KDD[4..9] F0 k KDD[4..9] 0F k), VISA2 (KDD[0..1] KDD[4..7] in place of KDD[4..9]), KDF3
+    (AES-CMAC of i 000000 k 00 KDD, i = 1, 2... until the master key's length)."""
+    if method in ("emv", "visa2"):
+        part = KDD[4:10] if method == "emv" else KDD[0:2] + KDD[4:8]
+        return tdes_ecb(master, part + bytes([0xF0, k]) + part + bytes([0x0F, k]))
+    out, i = b"", 1
+    while len(out) < len(master):
+        out += aes_cmac(master, bytes([i, 0, 0, 0, k, 0]) + KDD)
+        i += 1
+    return out[:len(master)]
+
+
 class Card:
     def __init__(self, args):
         self.scp = int(args.scp, 16)
-        self.keys = {args.kvn: (args.key_enc, args.key_mac, args.key_dek)}
+        keys = (args.key_enc, args.key_mac, args.key_dek)
+        if args.diversify:
+            keys = tuple(diversify(args.diversify, key, k) for k, key in enumerate(keys, 1))
+        self.keys = {args.kvn: keys}
         self.i = args.i if args.i is not None else (0x70 if self.scp == 3 else 0x55)
         self.tries_max = self.tries = args.tries
         self.max_block = args.max_block
@@ -126,7 +147,7 @@ class Card:
             raise CardError(0x6A88)
         enc, mac, dek = self.keys[kvn]
         self.session = None
-        kdd = bytes(range(0x11, 0x1B))
+        kdd = KDD
         self.sequence += 1
         if self.scp == 2:
             if len(data) != 8:
@@ -613,6 +634,7 @@ def main():
     p.add_argument("--key-dek", type=bytes.fromhex)
     p.add_argument("--kvn", type=lambda v: int(v, 0), default=None)
     p.add_argument("--i", type=lambda v: int(v, 16), default=None)
+    p.add_argument("--diversify", choices=["emv", "visa2", "kdf3"])
     p.add_argument("--tries", type=int, default=3)
     p.add_argument("--max-block", type=int, default=239)
     p.add_argument("--status-budget", type=int, default=200)

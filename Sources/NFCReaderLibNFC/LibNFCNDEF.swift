@@ -253,7 +253,9 @@ extension LibNFCReader {
   private func type3Procedure(for tag: LibNFCTag, options: TagDecodingOptions) throws(LibNFCNDEFError)
     -> Type3NDEFProcedure<LibNFCType3Transport>
   {
-    do { return Type3NDEFProcedure(transport: try LibNFCType3Transport(reader: self, tag: tag), options: options) } catch {
+    do {
+      return Type3NDEFProcedure(transport: try LibNFCType3Transport(reader: self, tag: tag), options: options)
+    } catch {
       throw .reader(error)
     }
   }

@@ -373,7 +373,8 @@ public final class LibNFCReader: ClaimedReader {
     async throws(ReaderError) -> [UInt8]
   {
     try requireType3(tag)
-    guard (1...FeliCaBlockFrame.maximumCheckBlocks).contains(count), block >= 0, block <= 0x1_0000 - count else {
+    guard (1...FeliCaBlockFrame.maximumCheckBlocks).contains(count), block >= 0, block <= 0x1_0000 - count
+    else {
       throw ReaderError(.invalidArgument, "block count \(count) is not 1...15 or a block is past 65535")
     }
     let frame = try FeliCaBlockFrame.check(idm: tag.uid, service: service, blocks: block..<(block + count))
@@ -387,7 +388,8 @@ public final class LibNFCReader: ClaimedReader {
     async throws(ReaderError)
   {
     try requireType3(tag)
-    guard !data.isEmpty, data.count % 16 == 0, data.count <= 15 * 16, block >= 0, block <= 0x1_0000 - data.count / 16
+    guard !data.isEmpty, data.count % 16 == 0, data.count <= 15 * 16, block >= 0,
+      block <= 0x1_0000 - data.count / 16
     else {
       throw ReaderError(.invalidArgument, "Update writes 1...15 blocks of 16 bytes, got \(data.count) bytes")
     }

@@ -25,7 +25,8 @@ extension PCSCCard {
   {
     let profile = access.profile ?? .matching(readerName: reader)
     do {
-      return Type3NDEFProcedure(transport: try await PCSCType3Transport.open(card: self, profile: profile), options: options)
+      return Type3NDEFProcedure(
+        transport: try await PCSCType3Transport.open(card: self, profile: profile), options: options)
     } catch { throw .reader(error) }
   }
 
@@ -33,7 +34,9 @@ extension PCSCCard {
   func readType3NDEF(options: TagDecodingOptions, access: PCSCStorageCardAccess) async throws(PCSCNDEFError)
     -> NDEFMessage?
   {
-    try await withType3(access, options) { procedure throws(Type3NDEFError) in try await procedure.readMessage() }
+    try await withType3(access, options) { procedure throws(Type3NDEFError) in
+      try await procedure.readMessage()
+    }
   }
 
   /// Writes encoded NDEF bytes to a FeliCa card in the WriteFlag order (empty: Ln 0, the
@@ -41,12 +44,16 @@ extension PCSCCard {
   func writeType3NDEF(bytes: [UInt8], access: PCSCStorageCardAccess, options: TagDecodingOptions)
     async throws(PCSCNDEFError)
   {
-    _ = try await withType3(access, options) { procedure throws(Type3NDEFError) in try await procedure.write(bytes) }
+    _ = try await withType3(access, options) { procedure throws(Type3NDEFError) in
+      try await procedure.write(bytes)
+    }
   }
 
   /// A FeliCa card's AIB and Nmaxb blocks.
   func readType3Memory(access: PCSCStorageCardAccess) async throws(PCSCNDEFError) -> [UInt8] {
-    try await withType3(access, .strict) { procedure throws(Type3NDEFError) in try await procedure.readMemory() }
+    try await withType3(access, .strict) { procedure throws(Type3NDEFError) in
+      try await procedure.readMemory()
+    }
   }
 
   /// Runs `body` over an opened procedure, then closes its transport (ending a

@@ -88,7 +88,8 @@ public struct PCSCType3Transport: Type3BlockTransport {
     switch try await card.getData(.uid) {
     case .complete(let bytes) where bytes.count == 8: idm = bytes
     case .notSupported:
-      throw ReaderError(.unsupportedFeature, "\(card.reader) answers 6A81 (function not supported) to GET DATA UID")
+      throw ReaderError(
+        .unsupportedFeature, "\(card.reader) answers 6A81 (function not supported) to GET DATA UID")
     case let answer:
       throw ReaderError(.tagError, "GET DATA UID answered \(answer), not an 8-byte IDm")
     }
@@ -131,7 +132,9 @@ public struct PCSCType3Transport: Type3BlockTransport {
         throw ReaderError(.invalidArgument, "direct transmit: \(error)")
       }
       let response = try await card.transmit(command)
-      guard response.count >= 2 else { throw ReaderError(.tagError, "\(what): a response without status word") }
+      guard response.count >= 2 else {
+        throw ReaderError(.tagError, "\(what): a response without status word")
+      }
       let sw = StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
       guard sw == .success else { throw refusal(sw, "\(what) through direct transmit") }
       return Array(response.dropLast(2))
@@ -151,7 +154,9 @@ public struct PCSCType3Transport: Type3BlockTransport {
     let function: TransparentSessionPseudoAPDU.Function =
       object.tag == TransparentDataObject.transceive([]).tag ? .transparentExchange : .manageSession
     let command: [UInt8]
-    do { command = try TransparentSessionPseudoAPDU(function: function, objects: [object]).encodedBytes() } catch {
+    do {
+      command = try TransparentSessionPseudoAPDU(function: function, objects: [object]).encodedBytes()
+    } catch {
       throw ReaderError(.invalidArgument, "transparent session: \(error)")
     }
     let answer: TransparentSessionPseudoAPDU.Answer
@@ -170,7 +175,8 @@ public struct PCSCType3Transport: Type3BlockTransport {
   /// `unsupportedFeature` for 6A81 (the reader cannot do it), `tagError` otherwise.
   private func refusal(_ sw: StatusWord, _ what: String) -> ReaderError {
     if sw.rawValue == 0x6A81 {
-      return ReaderError(.unsupportedFeature, "\(card.reader) answers 6A81 (function not supported) to \(what)")
+      return ReaderError(
+        .unsupportedFeature, "\(card.reader) answers 6A81 (function not supported) to \(what)")
     }
     return ReaderError(.tagError, "\(what) answered \(Self.hex(sw))")
   }

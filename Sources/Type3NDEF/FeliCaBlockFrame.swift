@@ -51,7 +51,9 @@ public enum FeliCaBlockFrame {
   /// - Throws: `ReaderError.Code.invalidArgument` for an IDm of other than 8 bytes, data
   ///   that is not 16 bytes per block, a block outside `0...0xFFFF` or a frame over 255
   ///   bytes.
-  public static func update(idm: [UInt8], service: UInt16 = ndefWriteService, blocks: Range<Int>, data: [UInt8])
+  public static func update(
+    idm: [UInt8], service: UInt16 = ndefWriteService, blocks: Range<Int>, data: [UInt8]
+  )
     throws(ReaderError) -> [UInt8]
   {
     guard !blocks.isEmpty, data.count == blocks.count &* blockSize else {
@@ -69,7 +71,9 @@ public enum FeliCaBlockFrame {
   ///   - blockCount: the number of blocks asked for.
   /// - Throws: `ReaderError.Code.tagError` for a malformed answer (length, command code,
   ///   IDm, block count) or status flags other than `00 00` (named in the message).
-  public static func checkAnswer(_ answer: [UInt8], idm: [UInt8], blockCount: Int) throws(ReaderError) -> [UInt8] {
+  public static func checkAnswer(_ answer: [UInt8], idm: [UInt8], blockCount: Int) throws(ReaderError)
+    -> [UInt8]
+  {
     try status(answer, command: checkCommand, idm: idm)
     guard answer.count == 13 &+ blockCount &* blockSize, Int(answer[12]) == blockCount else {
       throw ReaderError(.tagError, "Check answered \(answer.count) bytes for \(blockCount) blocks")
@@ -87,7 +91,9 @@ public enum FeliCaBlockFrame {
     try status(answer, command: updateCommand, idm: idm)
   }
 
-  private static func frame(_ command: UInt8, idm: [UInt8], service: UInt16, blocks: Range<Int>, data: [UInt8])
+  private static func frame(
+    _ command: UInt8, idm: [UInt8], service: UInt16, blocks: Range<Int>, data: [UInt8]
+  )
     throws(ReaderError) -> [UInt8]
   {
     guard idm.count == 8 else { throw ReaderError(.invalidArgument, "an IDm has 8 bytes, not \(idm.count)") }

@@ -105,7 +105,8 @@ public struct Type3NDEFProcedure<Transport: Type3BlockTransport>: Sendable {
       let chunk: [UInt8]
       do { chunk = try await transport.check(block..<end) } catch { throw .reader(error) }
       guard chunk.count == (end &- block) &* FeliCaBlockFrame.blockSize else {
-        throw .reader(ReaderError(.tagError, "Check of blocks \(block)..<\(end) answered \(chunk.count) bytes"))
+        throw .reader(
+          ReaderError(.tagError, "Check of blocks \(block)..<\(end) answered \(chunk.count) bytes"))
       }
       bytes += chunk
       block = end
@@ -149,7 +150,8 @@ public struct Type3NDEFProcedure<Transport: Type3BlockTransport>: Sendable {
     let perUpdate = max(
       1,
       min(
-        plan.writes.first.map { $0.bytes.count > 2 ? Int($0.bytes[2]) : 1 } ?? 1, transport.maximumBlocksPerCommand,
+        plan.writes.first.map { $0.bytes.count > 2 ? Int($0.bytes[2]) : 1 } ?? 1,
+        transport.maximumBlocksPerCommand,
         FeliCaBlockFrame.maximumUpdateBlocks))
     var index = 0
     while index < plan.writes.count {
@@ -188,7 +190,8 @@ public struct Type3NDEFProcedure<Transport: Type3BlockTransport>: Sendable {
 
   /// The blocks Ln needs, at most Nmaxb; none while WriteFlag is ON.
   static func messageBlocks(_ attribute: [UInt8]) -> Int {
-    guard attribute.count >= FeliCaBlockFrame.blockSize, attribute[9] == Type3AttributeInformation.writeFlagOff
+    guard attribute.count >= FeliCaBlockFrame.blockSize,
+      attribute[9] == Type3AttributeInformation.writeFlagOff
     else { return 0 }
     let maximum = Int(attribute[3]) << 8 | Int(attribute[4])
     let length = Int(attribute[11]) << 16 | Int(attribute[12]) << 8 | Int(attribute[13])

@@ -23,7 +23,8 @@ extension StorageCardReader {
       guard let made = try? SimulatedFeliCaTag(idm: idm) else { return nil }
       tag = made
     }
-    return StorageCardReader(profile: profile, tag: .felica(tag), uid: idm, cardName: .felica, standard: .felica)
+    return StorageCardReader(
+      profile: profile, tag: .felica(tag), uid: idm, cardName: .felica, standard: .felica)
   }
 
   /// A raw FeliCa frame through direct transmit: the tag's answer frame and 9000; silence

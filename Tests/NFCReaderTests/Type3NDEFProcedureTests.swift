@@ -31,7 +31,9 @@ final class CountingType3Transport: Type3BlockTransport {
   func check(_ blocks: Range<Int>) async throws(ReaderError) -> [UInt8] {
     let bytes: [UInt8]? = state.withLock { state in
       state.checks.append(blocks)
-      guard blocks.count <= maximumBlocksPerCommand, blocks.upperBound * 16 <= state.memory.count else { return nil }
+      guard blocks.count <= maximumBlocksPerCommand, blocks.upperBound * 16 <= state.memory.count else {
+        return nil
+      }
       return Array(state.memory[(blocks.lowerBound * 16)..<(blocks.upperBound * 16)])
     }
     guard let bytes else { throw ReaderError(.tagError, "the tag answered status flags 01A8") }
@@ -147,7 +149,9 @@ final class CountingType3Transport: Type3BlockTransport {
       transport.tear(afterUpdates: done)
       let procedure = Type3NDEFProcedure(transport: transport)
       var lost = false
-      do { try await procedure.write(new) } catch { lost = error == .reader(ReaderError(.tagLost, "the tag left")) }
+      do { try await procedure.write(new) } catch {
+        lost = error == .reader(ReaderError(.tagLost, "the tag left"))
+      }
       #expect(lost == (done < 7), "after \(done)")
       let lenient = try await Type3NDEFProcedure(transport: transport, options: .lenient).readMessage()
       if done == 0 {
@@ -199,9 +203,12 @@ final class CountingType3Transport: Type3BlockTransport {
         == [0x21, 0x08] + Self.idm + [0x01, 0x09, 0x00, 0x01, 0x00, 0x18, 0x01] + data)
     #expect(throws: ReaderError.self) { try FeliCaBlockFrame.check(idm: Self.idm, blocks: 0..<16) }
     #expect(throws: ReaderError.self) { try FeliCaBlockFrame.check(idm: [0x01], blocks: 0..<1) }
-    #expect(throws: ReaderError.self) { try FeliCaBlockFrame.update(idm: Self.idm, blocks: 0..<2, data: data) }
     #expect(throws: ReaderError.self) {
-      try FeliCaBlockFrame.update(idm: Self.idm, blocks: 0x100..<0x10D, data: [UInt8](repeating: 0, count: 13 * 16))
+      try FeliCaBlockFrame.update(idm: Self.idm, blocks: 0..<2, data: data)
+    }
+    #expect(throws: ReaderError.self) {
+      try FeliCaBlockFrame.update(
+        idm: Self.idm, blocks: 0x100..<0x10D, data: [UInt8](repeating: 0, count: 13 * 16))
     }
     let answer = [0x1D, 0x07] + Self.idm + [0x00, 0x00, 0x01] + data
     #expect(try FeliCaBlockFrame.checkAnswer(answer, idm: Self.idm, blockCount: 1) == data)
@@ -210,11 +217,17 @@ final class CountingType3Transport: Type3BlockTransport {
       try FeliCaBlockFrame.updateAnswer(flags, idm: Self.idm)
     }
     for bad in [Array(answer.prefix(11)), [0x1D, 0x09] + Array(answer.dropFirst(2)), answer + [0x00]] {
-      #expect(throws: ReaderError.self) { try FeliCaBlockFrame.checkAnswer(bad, idm: Self.idm, blockCount: 1) }
+      #expect(throws: ReaderError.self) {
+        try FeliCaBlockFrame.checkAnswer(bad, idm: Self.idm, blockCount: 1)
+      }
     }
     var otherIDm = answer
     otherIDm[2] ^= 0xFF
-    #expect(throws: ReaderError.self) { try FeliCaBlockFrame.checkAnswer(otherIDm, idm: Self.idm, blockCount: 1) }
-    #expect(throws: ReaderError.self) { try FeliCaBlockFrame.checkAnswer(answer, idm: Self.idm, blockCount: 2) }
+    #expect(throws: ReaderError.self) {
+      try FeliCaBlockFrame.checkAnswer(otherIDm, idm: Self.idm, blockCount: 1)
+    }
+    #expect(throws: ReaderError.self) {
+      try FeliCaBlockFrame.checkAnswer(answer, idm: Self.idm, blockCount: 2)
+    }
   }
 }

@@ -29,7 +29,9 @@ extension PCSCTransportTests {
     let stack = try await PCSCStack()
     defer { stack.stop() }
     let context = try PCSCContext()
-    for (firmware, profile) in [("acs", StorageCardReaderProfile.acs), ("transparent", Self.transparentProfile)] {
+    for (firmware, profile) in [
+      ("acs", StorageCardReaderProfile.acs), ("transparent", Self.transparentProfile),
+    ] {
       let card = try await Self.insertStorage(stack, context, "felica \(firmware)")
       let access = PCSCStorageCardAccess(profile: profile)
       guard case .storage(let atr, .type3?) = try await card.kind() else {
@@ -67,7 +69,9 @@ extension PCSCTransportTests {
       let card = try await Self.insertStorage(stack, context, "felica acs after \(leaveAfter)")
       try await card.writeNDEF(bytes: Self.storageMessage, access: access)
       var failure: PCSCNDEFError?
-      do { try await card.writeNDEF(bytes: Self.longStorageMessage, access: access) } catch { failure = error }
+      do { try await card.writeNDEF(bytes: Self.longStorageMessage, access: access) } catch {
+        failure = error
+      }
       try? await card.disconnect()
       if let failure {
         guard case .reader(let error) = failure else {
@@ -121,7 +125,9 @@ extension PCSCTransportTests {
     defer { stack.stop() }
     #expect(try stack.send("insert storage felica acs") == "inserted")
     let hex = Self.storageMessage.map { String(format: "%02x", $0) }.joined()
-    let write = try Self.tapwire(["write", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--message", hex])
+    let write = try Self.tapwire([
+      "write", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--message", hex,
+    ])
     #expect(write.status == 0, "\(write.stderr)")
     #expect(write.stdout.contains("verified"))
     let read = try Self.tapwire(["read", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--json"])

@@ -14,8 +14,9 @@ import Type3NDEF
 ///   per command, whose answer is `C0 03 00 90 00` and `97 L answer`; End Session (`82 00`)
 ///   at ``close()``.
 /// - ``Route/directTransmit``: direct transmit `FF 00 00 00 Lc frame`, the answer frame and
-///   9000 (ACS ACR1252U, ACM1252U-Y3 manual p.45; an ACR122U wants the frame inside a PN532
-///   InDataExchange instead, which this transport does not send).
+///   9000 (ACS ACR1252U, ACM1252U-Y3 manual p.45).
+/// - ``Route/pn532InDataExchange``: direct transmit to an ACR122U's PN532, the frame inside
+///   InDataExchange `D4 40 01 frame`, answered `D5 41 00 frame` and 9000 (ACR122T API §7.3).
 ///
 /// The IDm every frame carries is the UID that GET DATA `FF CA 00 00 00` answers. A profile
 /// with neither route, and a reader that answers 6A81 to the route, give
@@ -27,6 +28,8 @@ public struct PCSCType3Transport: Type3BlockTransport {
     case directTransmit
     /// The transparent session `FF C2` (PC/SC Part 3 supplement), Transceive object `95`.
     case transparentSession
+    /// Direct transmit carrying a PN532 InDataExchange for target 1 (ACR122U).
+    case pn532InDataExchange
   }
 
   /// The connected card.
@@ -38,19 +41,23 @@ public struct PCSCType3Transport: Type3BlockTransport {
 
   /// The most blocks per command: 15 through direct transmit (a 253-byte Check answer and
   /// 9000), 14 through the transparent session (the answer's `C0 03 00 90 00 97 81 L`
-  /// wrapping must fit a short response of 256 bytes).
+  /// wrapping must fit a short response of 256 bytes) and through a PN532 (`D5 41 00` and
+  /// the answer in a normal frame of 254 bytes, PN532 user manual §6.2.1.1).
   public var maximumBlocksPerCommand: Int {
     route == .directTransmit ? FeliCaBlockFrame.maximumCheckBlocks : 14
   }
 
   /// The route `profile` offers for FeliCa frames: the transparent session when the
-  /// profile has it (the standard one), else direct transmit, else nil.
+  /// profile has it (the standard one), else direct transmit (wrapped in a PN532
+  /// InDataExchange when the reader name says ACR122), else nil.
   ///
-  /// - Parameter profile: the reader's profile.
-  public static func route(for profile: StorageCardReaderProfile) -> Route? {
+  /// - Parameters:
+  ///   - profile: the reader's profile.
+  ///   - readerName: the PC/SC reader name.
+  public static func route(for profile: StorageCardReaderProfile, readerName: String = "") -> Route? {
     if profile.hasTransparentSession { return .transparentSession }
-    if profile.hasDirectTransmit { return .directTransmit }
-    return nil
+    guard profile.hasDirectTransmit else { return nil }
+    return readerName.lowercased().contains("acr122") ? .pn532InDataExchange : .directTransmit
   }
 
   /// A transport with a known route and IDm; sends nothing.
@@ -78,7 +85,7 @@ public struct PCSCType3Transport: Type3BlockTransport {
   public static func open(card: PCSCCard, profile: StorageCardReaderProfile) async throws(ReaderError)
     -> PCSCType3Transport
   {
-    guard let route = route(for: profile) else {
+    guard let route = route(for: profile, readerName: card.reader) else {
       throw ReaderError(
         .unsupportedFeature,
         "FeliCa Check/Update need raw frames, and \(card.reader) (profile \(profile.identifier)) has neither "
@@ -126,9 +133,13 @@ public struct PCSCType3Transport: Type3BlockTransport {
   /// Sends one FeliCa frame on the route and returns the tag's answer frame.
   private func exchange(_ frame: [UInt8], _ what: String) async throws(ReaderError) -> [UInt8] {
     switch route {
-    case .directTransmit:
+    case .directTransmit, .pn532InDataExchange:
+      let pn532 = route == .pn532InDataExchange
       let command: [UInt8]
-      do { command = try DirectTransmitPseudoAPDU(payload: frame).encodedBytes() } catch {
+      do {
+        command = try DirectTransmitPseudoAPDU(payload: pn532 ? Self.inDataExchange + frame : frame)
+          .encodedBytes()
+      } catch {
         throw ReaderError(.invalidArgument, "direct transmit: \(error)")
       }
       let response = try await card.transmit(command)
@@ -137,7 +148,16 @@ public struct PCSCType3Transport: Type3BlockTransport {
       }
       let sw = StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
       guard sw == .success else { throw refusal(sw, "\(what) through direct transmit") }
-      return Array(response.dropLast(2))
+      guard pn532 else { return Array(response.dropLast(2)) }
+      guard response.count >= 5, response[0] == 0xD5, response[1] == 0x41 else {
+        throw ReaderError(.tagError, "\(what): the PN532 answered no InDataExchange response")
+      }
+      guard response[2] & 0x3F == 0 else {
+        throw ReaderError(
+          .tagError,
+          "\(what): the PN532 reports status \(Hex.uppercaseString([response[2]])) (no answer from the tag?)")
+      }
+      return Array(response[3..<(response.count - 2)])
     case .transparentSession:
       let response = try await session(.transceive(frame), "\(what) through the transparent session")
       guard let answer = response.cardData else {
@@ -180,6 +200,9 @@ public struct PCSCType3Transport: Type3BlockTransport {
     }
     return ReaderError(.tagError, "\(what) answered \(Self.hex(sw))")
   }
+
+  /// PN532 InDataExchange for target 1 (PN532 user manual §7.3.8).
+  static let inDataExchange: [UInt8] = [0xD4, 0x40, 0x01]
 
   private static func hex(_ sw: StatusWord) -> String { Hex.uppercaseString([sw.sw1, sw.sw2]) }
 }

@@ -57,38 +57,29 @@ extension PCSCTransportTests {
 
   /// The card leaves in the middle of a FeliCa write through direct transmit: `tagLost`,
   /// and the card holds the old message, WriteFlag ON (no message), or the new one, never a
-  /// part (T3T 1.0 §7.4.2). The first write takes 5 APDUs (GET DATA, Check of the AIB, 3
-  /// Updates); the second 11 (GET DATA, Check, 9 Updates).
+  /// part (T3T 1.0 §7.4.2). The first write takes APDUs 1-5 (GET DATA, Check of the AIB, 3
+  /// Updates); the second 6-16 (GET DATA, Check, the AIB with WriteFlag ON, 7 blocks, the
+  /// AIB with Ln).
   @Test func aFeliCaCardRemovedMidWriteHoldsAWholeMessageOrNone() async throws {
     let stack = try await PCSCStack()
     defer { stack.stop() }
     let context = try PCSCContext()
     let access = PCSCStorageCardAccess(profile: .acs)
-    var outcomes: Set<String> = []
-    for leaveAfter in [6, 8, 12, 15, 100] {
+    let cases: [(leaveAfter: Int, held: [UInt8]?)] = [
+      (6, Self.storageMessage), (7, Self.storageMessage), (8, nil), (15, nil), (16, Self.longStorageMessage),
+    ]
+    for (leaveAfter, held) in cases {
       let card = try await Self.insertStorage(stack, context, "felica acs after \(leaveAfter)")
       try await card.writeNDEF(bytes: Self.storageMessage, access: access)
-      var failure: PCSCNDEFError?
+      var lost: ReaderError.Code?
       do { try await card.writeNDEF(bytes: Self.longStorageMessage, access: access) } catch {
-        failure = error
+        if case .reader(let failure) = error { lost = failure.code } else { Issue.record("\(error)") }
       }
       try? await card.disconnect()
-      if let failure {
-        guard case .reader(let error) = failure else {
-          Issue.record("\(failure)")
-          continue
-        }
-        #expect(error.code == .tagLost, "\(error)")
-        #expect(try stack.line(timeout: .seconds(10)).hasPrefix("left after"))
-      }
-      switch try Self.storedFeliCaMessage(stack) {
-      case nil: outcomes.insert("empty")
-      case Self.storageMessage?: outcomes.insert("old")
-      case Self.longStorageMessage?: outcomes.insert("new")
-      case let held: Issue.record("a partial message: \(String(describing: held))")
-      }
+      #expect(lost == (leaveAfter < 16 ? .tagLost : nil), "after \(leaveAfter)")
+      if lost != nil { #expect(try stack.line(timeout: .seconds(10)).hasPrefix("left after")) }
+      #expect(try Self.storedFeliCaMessage(stack) == held, "after \(leaveAfter)")
     }
-    #expect(outcomes == ["old", "empty", "new"], "\(outcomes)")
   }
 
   /// A profile with neither direct transmit nor the transparent session fails before any
@@ -116,6 +107,42 @@ extension PCSCTransportTests {
     let run = try Self.tapwire(["read", "--pcsc", PCSCStack.reader, "--timeout", "2"])
     #expect(run.status == 1)
     #expect(run.stderr.contains("transparent session"), "\(run.stderr)")
+  }
+
+  /// An ACR122U's direct transmit reaches a PN532: the frames go inside InDataExchange
+  /// (`D4 40 01`), the answers come as `D5 41 00 frame`. The route follows the reader name.
+  @Test func feliCaFramesThroughAnACR122UsPN532() async throws {
+    #expect(
+      PCSCType3Transport.route(for: .acs, readerName: "ACS ACR122U PICC Interface 00 00")
+        == .pn532InDataExchange)
+    #expect(
+      PCSCType3Transport.route(for: .acs, readerName: "ACS ACR1252 1S CL Reader PICC 00 00")
+        == .directTransmit)
+    #expect(
+      PCSCType3Transport.route(for: Self.transparentProfile, readerName: "ACS ACR122U") == .transparentSession
+    )
+    #expect(PCSCType3Transport.route(for: .hidOmnikey) == nil)
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    let context = try PCSCContext()
+    let idm: [UInt8] = [0x01, 0x2E, 0x4C, 0x7A, 0x10, 0x20, 0x30, 0x40]
+    let card = try await Self.insertStorage(
+      stack, context, "felica acs uid \(idm.map { String(format: "%02x", $0) }.joined())")
+    let transport = PCSCType3Transport(card: card, route: .pn532InDataExchange, idm: idm)
+    let block = [UInt8](repeating: 0x5A, count: 16)
+    try await transport.update(5..<6, block)
+    #expect(try await transport.check(5..<6) == block)
+    #expect(try Self.storedMemory(stack)[80..<96] == block[...])
+    // Another IDm: the tag stays silent, the PN532 reports a timeout.
+    let stranger = PCSCType3Transport(
+      card: card, route: .pn532InDataExchange, idm: [UInt8](repeating: 0xEE, count: 8))
+    await #expect {
+      _ = try await stranger.check(0..<1)
+    } throws: { error in
+      (error as? ReaderError)?.code == .tagError
+        && (error as? ReaderError)?.message.contains("status 01") == true
+    }
+    try await card.disconnect()
   }
 
   /// `tapwire write|read --pcsc R --reader-profile acs` on a FeliCa card: written,

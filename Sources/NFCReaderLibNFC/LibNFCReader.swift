@@ -244,7 +244,7 @@ public final class LibNFCReader: ClaimedReader {
   }
 
   /// A Type 3 dump: the attribute information block, then its Nmaxb data blocks, read Nbr
-  /// blocks per Check (``Type3NDEF/Type3NDEFProcedure/readMemory()``; T3T 1.0 §7.4.1).
+  /// blocks per Check (`Type3NDEFProcedure.readMemory()`; T3T 1.0 §7.4.1).
   private func readType3Memory(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
     let procedure = Type3NDEFProcedure(transport: try LibNFCType3Transport(reader: self, tag: tag))
     do { return try await procedure.readMemory() } catch {

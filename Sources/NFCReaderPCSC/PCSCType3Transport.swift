@@ -7,7 +7,7 @@ import Type3NDEF
 
 /// Check and Update of a FeliCa (Type 3) tag's NDEF blocks in a contactless PC/SC reader.
 /// FeliCa has no portable Part 3 pseudo-APDU (PC/SC storage-card notes rule 16), so the raw
-/// FeliCa frames of ``Type3NDEF/FeliCaBlockFrame`` travel the way the reader profile says:
+/// FeliCa frames of `FeliCaBlockFrame` travel the way the reader profile says:
 ///
 /// - ``Route/transparentSession``: the Part 3 supplement's transparent session, `FF C2 00 00`
 ///   Start Session (`81 00`) once, then one Transparent Exchange `FF C2 00 01 Lc 95 L frame`
@@ -116,7 +116,7 @@ public struct PCSCType3Transport: Type3BlockTransport {
 
   /// Check of `blocks` of service `000B`.
   ///
-  /// - Throws: as ``Type3NDEF/Type3BlockTransport/check(_:)``.
+  /// - Throws: as `Type3BlockTransport.check(_:)`.
   public func check(_ blocks: Range<Int>) async throws(ReaderError) -> [UInt8] {
     let answer = try await exchange(FeliCaBlockFrame.check(idm: idm, blocks: blocks), "Check")
     return try FeliCaBlockFrame.checkAnswer(answer, idm: idm, blockCount: blocks.count)
@@ -124,7 +124,7 @@ public struct PCSCType3Transport: Type3BlockTransport {
 
   /// Update of `blocks` of service `0009`.
   ///
-  /// - Throws: as ``Type3NDEF/Type3BlockTransport/update(_:_:)``.
+  /// - Throws: as `Type3BlockTransport.update(_:_:)`.
   public func update(_ blocks: Range<Int>, _ data: [UInt8]) async throws(ReaderError) {
     let answer = try await exchange(FeliCaBlockFrame.update(idm: idm, blocks: blocks, data: data), "Update")
     try FeliCaBlockFrame.updateAnswer(answer, idm: idm)

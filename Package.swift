@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "NFCReaderLibNFC", targets: ["NFCReaderLibNFC"]),
     .library(name: "MifareClassicNDEF", targets: ["MifareClassicNDEF"]),
     .library(name: "Type2NDEF", targets: ["Type2NDEF"]),
+    .library(name: "Type3NDEF", targets: ["Type3NDEF"]),
     .library(name: "PN532Simulator", targets: ["PN532Simulator"]),
     .library(name: "NFCReaderPCSC", targets: ["NFCReaderPCSC"]),
     .library(name: "PCSCControl", targets: ["PCSCControl"]),
@@ -71,13 +72,18 @@ let package = Package(
     // Type 2 NDEF over any reader in the fewest round trips (async over a small page
     // transport that libnfc and PC/SC adapters conform to; the planning is in NFCTags).
     .target(name: "Type2NDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
+    // Type 3 (FeliCa) NDEF over any reader in the fewest Check commands (async over a small
+    // block transport that libnfc and PC/SC adapters conform to; the layout is in NFCTags).
+    .target(name: "Type3NDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
     // shim names the package when the header is missing, so codec-only builds stay quiet.
     .systemLibrary(name: "CLibNFC"),
     // The only module that calls libnfc; unsafe uses marked under strict memory safety.
     .target(
       name: "NFCReaderLibNFC",
-      dependencies: ["NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF", "MifareClassicNDEF", "Type2NDEF"],
+      dependencies: [
+        "NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF", "MifareClassicNDEF", "Type2NDEF", "Type3NDEF",
+      ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
     // vendor escapes, reader-driven NFC session codes (sans-IO, Embedded-clean).
@@ -92,6 +98,7 @@ let package = Package(
       name: "NFCReaderPCSC",
       dependencies: [
         "NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl", "MifareClassicNDEF", "NFCWire",
+        "Type3NDEF",
       ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
@@ -263,6 +270,7 @@ let package = Package(
       name: "NFCReaderTests",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816", "MifareClassicNDEF", "Type2NDEF",
+        "Type3NDEF",
       ],
       swiftSettings: swiftSettings),
     .testTarget(

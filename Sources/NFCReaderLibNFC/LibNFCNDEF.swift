@@ -4,6 +4,7 @@ import NDEF
 import NFCReader
 import NFCTags
 import Type2NDEF
+import Type3NDEF
 
 extension Type2Variant {
   /// The tag-layout description of this product (lock bytes, configuration pages, CC as
@@ -25,8 +26,9 @@ extension Type2Variant {
 /// tearing-safe order of ``NFCTags/Type1Tag/writePlan(_:into:options:)`` (T1T 1.0 §5,
 /// T1T 1.2 §6), Type 2 through page READ and WRITE with the tearing-safe write order of
 /// ``NFCTags/Type2Tag/writePlan(_:into:options:)-([UInt8],_,_)`` (T2T 1.0 §6.4), Type 3
-/// through Check and Write Without Encryption with the WriteFlag order of
-/// ``NFCTags/Type3Tag/writePlan(_:into:options:)`` (T3T 1.0 §7.4), Type 4 through
+/// through `Type3NDEFProcedure` over ``LibNFCType3Transport`` (Check and Update without
+/// encryption, the WriteFlag order of ``NFCTags/Type3Tag/writePlan(_:into:options:)``;
+/// T3T 1.0 §7.4), Type 4 through
 /// ``NFCTags/Type4NDEFProcedure`` over ``ISO7816/APDUExchanger`` (T4T 3.0 §5.4-§5.5),
 /// MIFARE Classic through the MAD and its NFC sectors with the public keys (AN10787,
 /// AN1304; ``readMifareClassic(from:keyring:options:)`` and the others take a keyring).
@@ -58,11 +60,8 @@ extension LibNFCReader {
     case .type2:
       return try await readType2NDEF(from: tag, options: options).message
     case .type3:
-      let image = try await type3NDEFImage(of: tag)
-      do {
-        let view = try Type3TagView(validating: image.span, options: options)
-        return try view.message(options: ndefOptions)
-      } catch { throw .tag(error) }
+      let procedure = try type3Procedure(for: tag, options: options)
+      do { return try await procedure.readMessage() } catch { throw Self.libNFCError(error) }
     case .mifareClassic:
       let content = try await readMifareClassic(from: tag, options: options)
       guard !content.message.isEmpty else { return nil }
@@ -113,9 +112,9 @@ extension LibNFCReader {
   /// Writes `message` to a Type 1, 2, 3 or 4 tag. Type 1 and 2: reads the image, plans
   /// the tearing-safe writes (NDEF length 0 first, the body, the real length last) and
   /// sends them in order: WRITE-E per byte on static Type 1 memory, WRITE-E8 per block on
-  /// dynamic memory, WRITE (0xA2) per Type 2 page. Type 3: reads the image and writes the
-  /// attribute block with WriteFlag ON and Ln 0, the body blocks, then the attribute block
-  /// with WriteFlag OFF and the real Ln (Write Without Encryption, one block each). Type 4:
+  /// dynamic memory, WRITE (0xA2) per Type 2 page. Type 3: checks the attribute block and updates it
+  /// with WriteFlag ON and Ln 0, the body blocks (Nbw per Update), then the attribute block
+  /// with WriteFlag OFF and the real Ln (`Type3NDEFProcedure.write(_:)`). Type 4:
   /// SELECTs, reads the CC file and UPDATE BINARYs NLEN 0, the message, then NLEN.
   ///
   /// - Throws: ``LibNFCNDEFError/tag(_:)`` with `NFCTagError.Code.readOnly`,
@@ -142,9 +141,12 @@ extension LibNFCReader {
     async throws(LibNFCNDEFError)
   {
     switch tag.kind {
-    case .type1, .type2, .type3:
+    case .type1, .type2:
       let plan = try await writePlan(bytes, for: tag, options: options)
       try await apply(plan, to: tag)
+    case .type3:
+      let procedure = try type3Procedure(for: tag, options: options)
+      do { try await procedure.write(bytes) } catch { throw Self.libNFCError(error) }
     case .type4:
       _ = try await runType4(.write(bytes), on: tag)
     case .mifareClassic:
@@ -190,15 +192,8 @@ extension LibNFCReader {
     case .type2:
       return try await type2WritePlan(message, for: tag, options: options)
     case .type3:
-      var image: [UInt8]
-      do { image = try await readMemory(of: tag) } catch { throw .reader(error) }
-      do { return try Type3Tag.writePlan(message, into: image, options: options) } catch {
-        guard error.code == .writeInProgress else { throw .tag(error) }
-        Self.clearWriteFlag(&image)
-        do { return try Type3Tag.writePlan(message, into: image, options: options) } catch {
-          throw .tag(error)
-        }
-      }
+      let procedure = try type3Procedure(for: tag, options: options)
+      do { return try await procedure.plan(message) } catch { throw Self.libNFCError(error) }
     default:
       throw .reader(
         ReaderError(.unsupportedFeature, "write plans need a Type 1, 2 or 3 tag (\(tag.kind.name))"))
@@ -254,32 +249,22 @@ extension LibNFCReader {
     } catch { throw .reader(error) }
   }
 
-  /// The attribute information block and the blocks its Ln needs (none when WriteFlag is
-  /// ON; at most Nmaxb), read Nbr per Check (T3T 1.0 §7.4.1).
-  private func type3NDEFImage(of tag: LibNFCTag) async throws(LibNFCNDEFError) -> [UInt8] {
+  /// The Type 3 procedure over ``LibNFCType3Transport`` (T3T 1.0 §7.4).
+  private func type3Procedure(for tag: LibNFCTag, options: TagDecodingOptions) throws(LibNFCNDEFError)
+    -> Type3NDEFProcedure<LibNFCType3Transport>
+  {
     do {
-      let attribute = try await readBlocks(startingAt: 0, count: 1, of: tag)
-      let maximum = Int(attribute[3]) << 8 | Int(attribute[4])
-      let length = Int(attribute[11]) << 16 | Int(attribute[12]) << 8 | Int(attribute[13])
-      let size = Type3AttributeInformation.blockSize
-      let needed =
-        attribute[9] == Type3AttributeInformation.writeFlagOff ? min(maximum, (length + size - 1) / size) : 0
-      guard needed > 0 else { return attribute }
-      let data = try await readType3Blocks(1...needed, perCheck: Int(attribute[1]), of: tag, upTo: maximum)
-      return attribute + data
-    } catch { throw .reader(error) }
+      return Type3NDEFProcedure(transport: try LibNFCType3Transport(reader: self, tag: tag), options: options)
+    } catch {
+      throw .reader(error)
+    }
   }
 
-  /// Sets WriteFlag OFF and Ln 0 in a Type 3 image's attribute block, checksum updated.
-  private static func clearWriteFlag(_ image: inout [UInt8]) {
-    guard image.count >= Type3AttributeInformation.blockSize else { return }
-    image[9] = Type3AttributeInformation.writeFlagOff
-    image[11] = 0
-    image[12] = 0
-    image[13] = 0
-    let sum = Type3AttributeInformation.checksum(Array(image.prefix(14)))
-    image[14] = UInt8(sum >> 8)
-    image[15] = UInt8(truncatingIfNeeded: sum)
+  private static func libNFCError(_ error: Type3NDEFError) -> LibNFCNDEFError {
+    switch error {
+    case .reader(let failure): .reader(failure)
+    case .tag(let failure): .tag(failure)
+    }
   }
 
   /// The Type 2 image, every page of the variant (Ultralight's 16 when unknown).

@@ -2,6 +2,7 @@
 import CLibNFC
 import NFCReader
 import Synchronization
+import Type3NDEF
 
 /// Connection strings opened by this process (a second open is refused as busy).
 private let openConnstrings = Mutex<Set<String>>([])
@@ -242,29 +243,16 @@ public final class LibNFCReader: ClaimedReader {
     return Array(image.prefix(size))
   }
 
-  /// A Type 3 dump: the attribute information block, then its NmaxB data blocks, read Nbr
-  /// blocks per Check (T3T 1.0 section 6.1).
+  /// A Type 3 dump: the attribute information block, then its Nmaxb data blocks, read Nbr
+  /// blocks per Check (`Type3NDEFProcedure.readMemory()`; T3T 1.0 §7.4.1).
   private func readType3Memory(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    let attribute = try await readBlocks(startingAt: 0, count: 1, of: tag)
-    let total = Int(attribute[3]) << 8 | Int(attribute[4])
-    let data = try await readType3Blocks(1...max(1, total), perCheck: Int(attribute[1]), of: tag, upTo: total)
-    return attribute + data
-  }
-
-  /// Data blocks `range` (bounded by `last`), `perCheck` (Nbr, clamped to 1...15) per Check.
-  func readType3Blocks(_ range: ClosedRange<Int>, perCheck: Int, of tag: LibNFCTag, upTo last: Int)
-    async throws(ReaderError) -> [UInt8]
-  {
-    let step = max(1, min(15, perCheck))
-    var image: [UInt8] = []
-    var block = range.lowerBound
-    let end = min(range.upperBound, last)
-    while block <= end {
-      let count = min(step, end - block + 1)
-      image += try await readBlocks(startingAt: block, count: count, of: tag)
-      block += count
+    let procedure = Type3NDEFProcedure(transport: try LibNFCType3Transport(reader: self, tag: tag))
+    do { return try await procedure.readMemory() } catch {
+      switch error {
+      case .reader(let failure): throw failure
+      case .tag(let failure): throw ReaderError(.tagError, "\(failure)")
+      }
     }
-    return image
   }
 
   // MARK: Type 1
@@ -384,15 +372,14 @@ public final class LibNFCReader: ClaimedReader {
   public func readBlocks(startingAt block: Int, count: Int, of tag: LibNFCTag, service: UInt16 = 0x000B)
     async throws(ReaderError) -> [UInt8]
   {
-    guard (1...15).contains(count) else {
-      throw ReaderError(.invalidArgument, "block count \(count) is not 1...15")
+    try requireType3(tag)
+    guard (1...FeliCaBlockFrame.maximumCheckBlocks).contains(count), block >= 0, block <= 0x1_0000 - count
+    else {
+      throw ReaderError(.invalidArgument, "block count \(count) is not 1...15 or a block is past 65535")
     }
-    let answer = try await felica(
-      0x06, tag, service: service, blocks: Array(block..<(block + count)), data: [])
-    guard answer.count == 1 + count * 16, Int(answer[0]) == count else {
-      throw ReaderError(.tagError, "Check answered \(answer.count) bytes for \(count) blocks")
-    }
-    return Array(answer.dropFirst())
+    let frame = try FeliCaBlockFrame.check(idm: tag.uid, service: service, blocks: block..<(block + count))
+    let answer = try await transceiveRaw(frame, with: tag)
+    return try FeliCaBlockFrame.checkAnswer(answer, idm: tag.uid, blockCount: count)
   }
 
   /// Update (0x08) without encryption: writes `data` (a multiple of 16 bytes) from `block`
@@ -400,44 +387,21 @@ public final class LibNFCReader: ClaimedReader {
   public func writeBlocks(startingAt block: Int, _ data: [UInt8], to tag: LibNFCTag, service: UInt16 = 0x0009)
     async throws(ReaderError)
   {
-    guard !data.isEmpty, data.count % 16 == 0, data.count <= 15 * 16 else {
+    try requireType3(tag)
+    guard !data.isEmpty, data.count % 16 == 0, data.count <= 15 * 16, block >= 0,
+      block <= 0x1_0000 - data.count / 16
+    else {
       throw ReaderError(.invalidArgument, "Update writes 1...15 blocks of 16 bytes, got \(data.count) bytes")
     }
-    _ = try await felica(
-      0x08, tag, service: service, blocks: Array(block..<(block + data.count / 16)), data: data)
+    let frame = try FeliCaBlockFrame.update(
+      idm: tag.uid, service: service, blocks: block..<(block + data.count / 16), data: data)
+    try FeliCaBlockFrame.updateAnswer(try await transceiveRaw(frame, with: tag), idm: tag.uid)
   }
 
-  private func felica(_ command: UInt8, _ tag: LibNFCTag, service: UInt16, blocks: [Int], data: [UInt8])
-    async throws(ReaderError) -> [UInt8]
-  {
+  private func requireType3(_ tag: LibNFCTag) throws(ReaderError) {
     guard tag.kind == .type3 else {
       throw ReaderError(.unsupportedFeature, "block commands need a FeliCa tag (\(tag.kind.name))")
     }
-    guard blocks.allSatisfy({ (0...0xFFFF).contains($0) }) else {
-      throw ReaderError(.invalidArgument, "block numbers are 0...65535")
-    }
-    var body: [UInt8] = [command] + tag.uid + [0x01, UInt8(truncatingIfNeeded: service), UInt8(service >> 8)]
-    body.append(UInt8(blocks.count))
-    // Block list elements (JIS X 6319-4): 2 bytes `80 nn` below block 256, else 3 bytes
-    // `00 lo hi`, the block number least significant byte first like the service code.
-    for number in blocks {
-      if number < 0x100 {
-        body += [0x80, UInt8(number)]
-      } else {
-        body += [0x00, UInt8(truncatingIfNeeded: number), UInt8(number >> 8)]
-      }
-    }
-    body += data
-    guard body.count < 255 else { throw ReaderError(.invalidArgument, "the FeliCa frame is too long") }
-    let answer = try await transceiveRaw([UInt8(body.count + 1)] + body, with: tag)
-    guard answer.count >= 12, Int(answer[0]) == answer.count, answer[1] == command + 1,
-      Array(answer[2..<10]) == tag.uid
-    else { throw ReaderError(.tagError, "malformed FeliCa answer (\(answer.count) bytes)") }
-    guard answer[10] == 0, answer[11] == 0 else {
-      let flags = hexPair(answer[10], answer[11])
-      throw ReaderError(.tagError, "the tag answered status flags \(flags)")
-    }
-    return Array(answer.dropFirst(12))
   }
 
   // MARK: ISO-DEP and raw frames

@@ -47,7 +47,8 @@ public enum PCSCCardKind: Sendable, Hashable {
 /// NDEF on storage cards in a contactless PC/SC reader, with the same tag model as the
 /// libnfc path: Type 2 through ``PCSCType2PageTransport`` and the NFCTags Type 2 codecs,
 /// MIFARE Classic through `MifareClassicNDEFProcedure` over ``PCSCMifareClassicTransport``,
-/// Type 5 through ``PCSCType5BlockTransport`` and the Type 5 codecs; Type 4 through
+/// Type 5 through ``PCSCType5BlockTransport`` and the Type 5 codecs, FeliCa (Type 3) through
+/// `Type3NDEFProcedure` over ``PCSCType3Transport``; Type 4 through
 /// ``NFCTags/Type4NDEFProcedure``.
 extension PCSCCard {
   /// The card's kind from its ATR.
@@ -94,6 +95,8 @@ extension PCSCCard {
     case .mifareClassic(let sectors):
       var procedure = try await mifareClassicProcedure(sectors: sectors, access: access, options: options)
       do { bytes = try await procedure.read().message } catch { throw .mifareClassic(error) }
+    case .type3:
+      return try await readType3NDEF(options: options, access: access)
     default:
       throw try await noMapping()
     }
@@ -140,6 +143,8 @@ extension PCSCCard {
     case .mifareClassic(let sectors):
       var procedure = try await mifareClassicProcedure(sectors: sectors, access: access, options: options)
       do { try await procedure.write(bytes) } catch { throw .mifareClassic(error) }
+    case .type3:
+      try await writeType3NDEF(bytes: bytes, access: access, options: options)
     default:
       throw try await noMapping()
     }
@@ -179,6 +184,8 @@ extension PCSCCard {
       try await writeNDEF(bytes: [], access: access)
     case .type5:
       try await writeNDEF(bytes: [], access: access)
+    case .type3:
+      try await writeType3NDEF(bytes: [], access: access, options: .strict)
     default:
       throw try await noMapping()
     }
@@ -202,6 +209,8 @@ extension PCSCCard {
     case .mifareClassic(let sectors):
       var procedure = try await mifareClassicProcedure(sectors: sectors, access: access)
       do { return try await procedure.readMemory().image } catch { throw .mifareClassic(error) }
+    case .type3:
+      return try await readType3Memory(access: access)
     default:
       throw try await noMapping()
     }
@@ -250,7 +259,7 @@ extension PCSCCard {
     .reader(
       ReaderError(
         .unsupportedFeature,
-        "NDEF over PC/SC needs a Type 2, Type 4 or Type 5 tag or a MIFARE Classic card (\(reader))"))
+        "NDEF over PC/SC needs a Type 2, 3, 4 or 5 tag or a MIFARE Classic card (\(reader))"))
   }
 
   private func mifareClassicProcedure(

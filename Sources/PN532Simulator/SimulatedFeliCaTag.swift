@@ -59,7 +59,7 @@ public struct SimulatedFeliCaTag: Sendable, Hashable {
   }
 
   /// Answers a FeliCa frame (LEN CMD IDm ...) with a frame (LEN CMD+1 IDm ...); nil = silence.
-  mutating func answer(_ frame: [UInt8]) -> [UInt8]? {
+  public mutating func answer(_ frame: [UInt8]) -> [UInt8]? {
     guard frame.count >= 10, Int(frame[0]) == frame.count, Array(frame[2..<10]) == idm else { return nil }
     let command = frame[1]
     guard command == 0x06 || command == 0x08, frame.count >= 13 else { return nil }

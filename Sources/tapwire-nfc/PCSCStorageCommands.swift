@@ -27,7 +27,7 @@ enum PCSCStorageCommands {
   }
 
   /// The line `dump` prints for the card, as the libnfc path prints it: `ndef HEX` (Type 4),
-  /// `t2t HEX` and `t5t HEX` (the memory image), `mifareClassic ...` (the MAD and message;
+  /// `t2t HEX`, `t3t HEX` and `t5t HEX` (the memory image), `mifareClassic ...` (the MAD and message;
   /// `mifareClassicImage ...` with `--dump`).
   static func dumpLine(_ card: PCSCCard, arguments: [String]) async throws(PCSCNDEFError) -> String {
     let access = access(arguments)
@@ -40,6 +40,7 @@ enum PCSCStorageCommands {
       return "ndef " + Hex.string((try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00])
     case .storage(_, .type2?): return "t2t " + Hex.string(try await card.readMemoryImage(access: access))
     case .storage(_, .type5?): return "t5t " + Hex.string(try await card.readMemoryImage(access: access))
+    case .storage(_, .type3?): return "t3t " + Hex.string(try await card.readMemoryImage(access: access))
     case .storage(let atr, .mifareClassic?):
       let name = (atr.cardName.name ?? "MIFARE Classic").replacingOccurrences(of: " ", with: "_")
       let uid = await uid(of: card)

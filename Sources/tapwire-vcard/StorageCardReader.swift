@@ -30,6 +30,9 @@ struct StorageCardReader {
     /// A reader that answers 6A81 (function not supported) to everything but READ BINARY
     /// and UPDATE BINARY.
     case minimal
+    /// A reader with the PC/SC Part 3 supplement's transparent session `FF C2` and no key
+    /// memory or direct transmit (6A81 for those).
+    case transparent
   }
 
   /// The tag in the field.
@@ -37,6 +40,7 @@ struct StorageCardReader {
     case type2(SimulatedType2Tag)
     case mifareClassic(MifareClassicCardModel)
     case type5(Type5Memory)
+    case felica(SimulatedFeliCaTag)
   }
 
   /// An ISO/IEC 15693 tag's memory as a reader's READ/UPDATE BINARY addresses it.
@@ -62,6 +66,8 @@ struct StorageCardReader {
   /// Whether the card is halted (a refused key) or idle (a refused read or write): it answers
   /// nothing until the reader activates it again (a reset).
   private(set) var halted = false
+  /// Whether a transparent session is open (`FF C2` Start Session).
+  var transparentSessionOpen = false
 
   /// ACS key slots (ACR122T API §5.1: 00-01).
   static let acsSlots: ClosedRange<UInt8> = 0x00...0x01
@@ -81,6 +87,7 @@ struct StorageCardReader {
     case .type2(let tag): tag.memory
     case .mifareClassic(let card): card.memory
     case .type5(let memory): memory.memory
+    case .felica(let tag): tag.memory
     }
   }
 
@@ -88,6 +95,7 @@ struct StorageCardReader {
   /// reader keeps its keys.
   mutating func reset() {
     halted = false
+    transparentSessionOpen = false
     if case .mifareClassic(var card) = tag {
       card.halt()
       tag = .mifareClassic(card)
@@ -101,7 +109,7 @@ struct StorageCardReader {
 
   /// A failure's status word as this reader reports it: ACS readers send 6300 for every
   /// failure; the others the Part 3 status word.
-  private func failure(_ sw: UInt16) -> [UInt8] {
+  func failure(_ sw: UInt16) -> [UInt8] {
     let word = profile == .acs ? 0x6300 : sw
     return [UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
   }
@@ -133,6 +141,8 @@ struct StorageCardReader {
     case UpdateBinaryPseudoAPDU.instruction:
       guard let command = try? UpdateBinaryPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
       return update(command)
+    case TransparentSessionPseudoAPDU.instruction:
+      return transparentSession(bytes)
     case DirectTransmitPseudoAPDU.instruction:
       guard profile == .acs else { return [0x6A, 0x81] }
       guard let command = try? DirectTransmitPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
@@ -173,7 +183,7 @@ struct StorageCardReader {
       guard command.keyNumber == StorageCardKeyType.keyA.rawValue || command.keyNumber == StorageCardKeyType.keyB.rawValue
       else { return failure(0x6388) }
       volatileKeys[command.keyNumber] = command.key
-    case .minimal:
+    case .minimal, .transparent:
       return [0x6A, 0x81]
     }
     return Self.ok
@@ -194,7 +204,7 @@ struct StorageCardReader {
     case .acs: stored = volatileKeys[keyNumber]
     case .omnikey: stored = nonVolatileKeys[keyNumber]
     case .scm: stored = volatileKeys[keyType.rawValue]
-    case .minimal: stored = nil
+    case .minimal, .transparent: stored = nil
     }
     guard let key = stored else { return failure(0x6988) }
     guard block >= 0, block < card.product.blockCount else { return failure(0x6581) }
@@ -246,6 +256,8 @@ struct StorageCardReader {
       let start = block * memory.blockSize
       guard start + memory.blockSize <= memory.memory.count else { return failure(0x6A82) }
       return Array(memory.memory[start..<(start + memory.blockSize)]) + Self.ok
+    case .felica:
+      return failure(0x6981)
     }
   }
 
@@ -287,12 +299,15 @@ struct StorageCardReader {
       for (i, byte) in command.data.enumerated() { memory.memory[start + i] = byte }
       tag = .type5(memory)
       return Self.ok
+    case .felica:
+      return failure(0x6981)
     }
   }
 
   /// Direct transmit (ACS): a raw Type 2 command to the tag, its answer with 9000; a NAK,
   /// or a card that takes no raw frames here, is 6300.
   private mutating func directTransmit(_ payload: [UInt8]) -> [UInt8] {
+    if case .felica = tag { return feliCaDirectTransmit(payload) }
     guard case .type2(var type2) = tag, let answer = type2.answer(payload) else { return failure(0x6300) }
     tag = .type2(type2)
     return answer + Self.ok
@@ -303,6 +318,7 @@ extension StorageCardReader {
   /// The card kinds `insert storage KIND` takes.
   static let kinds = [
     "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1", "mfc-mini", "mfc-1k", "mfc-4k", "iso15693",
+    "felica",
   ]
 
   /// ISO/IEC 15693 addressing variants by name (`p1`, `p1p2`, `byte`).
@@ -370,6 +386,8 @@ extension StorageCardReader {
         profile: profile, tag: .type5(Type5Memory(memory: memory, blockSize: blockSize, addressing: addressing)),
         uid: uid ?? [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78], cardName: .icodeSLI,
         standard: .iso15693Part3)
+    case "felica":
+      return makeFeliCa(profile: profile, uid: uid, image: image)
     default:
       return nil
     }

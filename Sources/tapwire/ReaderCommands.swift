@@ -21,8 +21,10 @@ enum ReaderCommands {
                 START_NFC control codes (showing --wait-message while waiting and
                 --work-message while reading), else by waiting for a card: a Type 4 tag by
                 APDUs, a Type 2 or Type 5 tag or a MIFARE Classic card as the storage card
-                its ATR names (PC/SC Part 3 pseudo-APDUs), with the quirks of the reader
-                profile its name gives or --reader-profile ID (acs, hid-omnikey,
+                its ATR names (PC/SC Part 3 pseudo-APDUs), a FeliCa (Type 3) tag by raw
+                Check commands through direct transmit or the transparent session FF C2
+                (a reader profile with neither is named in the error), with the quirks of
+                the reader profile its name gives or --reader-profile ID (acs, hid-omnikey,
                 identiv-scm, gemalto-gemprox, sony, generic). A MIFARE Classic
                 card is read through its MAD: the NDEF sectors, the read-only state and the
                 records, with the public MAD and NFC Forum keys and those of --keys FILE (a
@@ -177,8 +179,9 @@ enum ReaderCommands {
       last; Type 4 tags through the NDEF update procedure. --pcsc READER writes on a PC/SC
       NFC reader: Type 4 by APDUs; Type 2, Type 5 and MIFARE Classic through the PC/SC Part 3
       storage-card pseudo-APDUs (UPDATE BINARY per page or block, LOAD KEYS and GENERAL
-      AUTHENTICATE per sector) in the same orders; a reader that cannot do it (6A81) is
-      named in the error.
+      AUTHENTICATE per sector) in the same orders, Type 3 (FeliCa) by raw Update commands
+      through direct transmit or the transparent session FF C2; a reader that cannot do it
+      (6A81, or a profile with no raw-frame route) is named in the error.
       Exit status: 0 written and verified, 1 no reader, no tag, the message does not fit,
       a read-only tag or a failed verification, 2 bad usage.
 
@@ -198,8 +201,9 @@ enum ReaderCommands {
                 transport key FFFFFFFFFFFF) holding an empty NDEF message, then the MAD
                 (key A A0A1A2A3A4A5, 78 77 88; MAD2 on a 4K card) is written last.
                 With --pcsc READER, on a PC/SC NFC reader: a MIFARE Classic card the same
-                way through the PC/SC Part 3 pseudo-APDUs; a Type 2 or Type 5 tag gets an
-                empty NDEF message (a Type 2 tag without a CC first gets its product's CC).
+                way through the PC/SC Part 3 pseudo-APDUs; a Type 2, Type 3 or Type 5 tag gets
+                an empty NDEF message (a Type 2 tag without a CC first gets its product's CC;
+                a FeliCa tag needs its NDEF system and Attribute Information Block already).
       lock      makes a formatted card read-only for good (access bits 07 8F 0F in every NFC
                 and MAD sector); it needs each sector's key B (--key B:HEX) and
                 --confirm-permanent, since it cannot be undone.

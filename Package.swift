@@ -284,7 +284,7 @@ let package = Package(
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
         "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL", "MifareClassicNDEF",
       ],
-      exclude: ["pyscard-crosscheck.py", "pyscard-storage.py"],
+      exclude: ["pyscard-crosscheck.py", "pyscard-storage.py", "nfcpy-type2.py"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "PCSCControlTests", dependencies: ["PCSCControl", "ISO7816"], swiftSettings: swiftSettings),

@@ -139,7 +139,7 @@ public struct Type2NDEFRead: Sendable {
   /// a tag without one.
   ///
   /// - Throws: ``NFCTagError/Code/procedureFinished`` (offset 0) before the read is
-  ///   complete; the errors of ``Type2TagView/init(validating:variant:options:)`` and
+  ///   complete; the errors of `Type2TagView.init(validating:variant:options:)` and
   ///   ``TagTLVAreaView/message(options:)`` (``NFCTagError/Code/missingNDEFTLV`` when strict
   ///   and the tag has none).
   public func message(options ndefOptions: NDEFDecodingOptions? = nil) throws(NFCTagError) -> NDEFMessage? {

@@ -240,7 +240,7 @@ enum PCSCControlCommands {
       do throws(PCSCNDEFError) {
         return try await PCSCStorageCommands.dumpLine(card, arguments: arguments)
       } catch {
-        throw ReaderError(.tagError, "read failed: \(PCSCStorageCommands.explain(error))")
+        throw ReaderError(error.sessionError.code, "read failed: \(PCSCStorageCommands.explain(error))")
       }
     }
     let events: AsyncStream<ReaderSession<PCSCReaderTransport, String>.Event>

@@ -92,6 +92,7 @@ let package = Package(
       name: "NFCReaderPCSC",
       dependencies: [
         "NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl", "MifareClassicNDEF", "NFCWire",
+        "Type2NDEF",
       ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
@@ -275,6 +276,7 @@ let package = Package(
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
         "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL", "MifareClassicNDEF",
+        "Type2NDEF",
       ],
       exclude: ["pyscard-crosscheck.py", "pyscard-storage.py"],
       swiftSettings: swiftSettings),

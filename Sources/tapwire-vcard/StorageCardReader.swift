@@ -9,7 +9,10 @@ import PN532Simulator
 /// UPDATE BINARY, direct transmit) by running the tag's own commands.
 ///
 /// The tag's memory and rules are the PN532 simulator's, not a copy: ``SimulatedType2Tag``
-/// for Type 2 (READ, WRITE, GET_VERSION, FAST_READ through direct transmit) and
+/// for Type 2 (READ and WRITE through READ/UPDATE BINARY; GET_VERSION, FAST_READ,
+/// READ_SIG, READ_CNT and PWD_AUTH with AUTH0, PROT and AUTHLIM through direct transmit or
+/// the transparent session, where the profile has one; a NAK sends the tag to IDLE until
+/// the reader activates it again, which also ends its authentication) and
 /// ``MifareClassicCardModel`` for MIFARE Classic (keys, access bits, halt after a refused
 /// key). ISO/IEC 15693 is a plain block memory (READ SINGLE BLOCK/WRITE SINGLE BLOCK have
 /// no rules beyond the block range here).
@@ -30,6 +33,11 @@ struct StorageCardReader {
     /// A reader that answers 6A81 (function not supported) to everything but READ BINARY
     /// and UPDATE BINARY.
     case minimal
+    /// A PC/SC Part 3 reader with the transparent session `FF C2` (raw frames in
+    /// Transparent Exchange `95`, answers in `97`; the supplement as wsrf2009/contactless-driver
+    /// `pcsc.c` implements it), standard status words, volatile key slots 00-1F, no direct
+    /// transmit.
+    case transparent
   }
 
   /// The tag in the field.
@@ -67,6 +75,8 @@ struct StorageCardReader {
   static let acsSlots: ClosedRange<UInt8> = 0x00...0x01
   /// OMNIKEY key slots here (the real range is unverified; 00-1F is enough for tests).
   static let omnikeySlots: ClosedRange<UInt8> = 0x00...0x1F
+  /// The transparent-session reader's volatile key slots (made up: 00-1F).
+  static let transparentSlots: ClosedRange<UInt8> = 0x00...0x1F
 
   init(profile: Profile, tag: Tag, uid: [UInt8], cardName: StorageCardName, standard: StorageCardStandard) {
     self.profile = profile
@@ -88,10 +98,29 @@ struct StorageCardReader {
   /// reader keeps its keys.
   mutating func reset() {
     halted = false
-    if case .mifareClassic(var card) = tag {
+    switch tag {
+    case .mifareClassic(var card):
       card.halt()
       tag = .mifareClassic(card)
+    case .type2(var type2):
+      type2.halt()
+      tag = .type2(type2)
+    case .type5: break
     }
+  }
+
+  /// A Type 2 command for the tag in the field: its answer, nil for a NAK or silence (the
+  /// tag then goes to IDLE and forgets PWD_AUTH until the reader activates it again; T2T
+  /// 1.0 §5, NTAG213/215/216 §9.3).
+  private mutating func type2Answer(_ command: [UInt8]) -> [UInt8]? {
+    guard case .type2(var type2) = tag, !halted else { return nil }
+    let answer = type2.answer(command)
+    if answer == nil {
+      type2.halt()
+      halted = true
+    }
+    tag = .type2(type2)
+    return answer
   }
 
   // MARK: Status words
@@ -137,6 +166,10 @@ struct StorageCardReader {
       guard profile == .acs else { return [0x6A, 0x81] }
       guard let command = try? DirectTransmitPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
       return directTransmit(command.payload)
+    case TransparentSessionPseudoAPDU.instruction:
+      guard profile == .transparent else { return [0x6A, 0x81] }
+      guard let command = try? TransparentSessionPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
+      return transparentSession(command)
     default:
       return [0x6A, 0x81]
     }
@@ -173,6 +206,11 @@ struct StorageCardReader {
       guard command.keyNumber == StorageCardKeyType.keyA.rawValue || command.keyNumber == StorageCardKeyType.keyB.rawValue
       else { return failure(0x6388) }
       volatileKeys[command.keyNumber] = command.key
+    case .transparent:
+      guard !structure.isNonVolatile, Self.transparentSlots.contains(command.keyNumber) else {
+        return failure(0x6986)
+      }
+      volatileKeys[command.keyNumber] = command.key
     case .minimal:
       return [0x6A, 0x81]
     }
@@ -191,7 +229,7 @@ struct StorageCardReader {
     }
     let stored: [UInt8]?
     switch profile {
-    case .acs: stored = volatileKeys[keyNumber]
+    case .acs, .transparent: stored = volatileKeys[keyNumber]
     case .omnikey: stored = nonVolatileKeys[keyNumber]
     case .scm: stored = volatileKeys[keyType.rawValue]
     case .minimal: stored = nil
@@ -212,16 +250,15 @@ struct StorageCardReader {
   private mutating func read(_ command: ReadBinaryPseudoAPDU) -> [UInt8] {
     let le = Int(command.expectedLength)
     switch tag {
-    case .type2(var type2):
+    case .type2(let type2):
       guard let page = StorageCardAddressing.type2Page.block(forParameters: command.parameters) else {
         return failure(0x6B00)
       }
       let count = le == 0 ? StorageCardAddressing.type2ReadLength : le
       guard count <= StorageCardAddressing.type2ReadLength else { return failure(0x6700) }
-      guard page < type2.product.pageCount, let bytes = type2.answer([0x30, UInt8(page)]) else {
+      guard page < type2.product.pageCount, let bytes = type2Answer([0x30, UInt8(page)]) else {
         return failure(0x6A82)
       }
-      tag = .type2(type2)
       return Array(bytes.prefix(count)) + Self.ok
     case .mifareClassic(var card):
       guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters) else {
@@ -253,14 +290,13 @@ struct StorageCardReader {
   /// block, one ISO/IEC 15693 block.
   private mutating func update(_ command: UpdateBinaryPseudoAPDU) -> [UInt8] {
     switch tag {
-    case .type2(var type2):
+    case .type2(let type2):
       guard let page = StorageCardAddressing.type2Page.block(forParameters: command.parameters) else {
         return failure(0x6B00)
       }
       guard command.data.count == StorageCardAddressing.type2WriteLength else { return failure(0x6700) }
       guard page < type2.product.pageCount else { return failure(0x6A82) }
-      guard type2.answer([0xA2, UInt8(page)] + command.data) != nil else { return failure(0x6986) }
-      tag = .type2(type2)
+      guard type2Answer([0xA2, UInt8(page)] + command.data) != nil else { return failure(0x6986) }
       return Self.ok
     case .mifareClassic(var card):
       guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters) else {
@@ -293,9 +329,55 @@ struct StorageCardReader {
   /// Direct transmit (ACS): a raw Type 2 command to the tag, its answer with 9000; a NAK,
   /// or a card that takes no raw frames here, is 6300.
   private mutating func directTransmit(_ payload: [UInt8]) -> [UInt8] {
-    guard case .type2(var type2) = tag, let answer = type2.answer(payload) else { return failure(0x6300) }
-    tag = .type2(type2)
+    guard let answer = type2Answer(payload) else { return failure(0x6300) }
     return answer + Self.ok
+  }
+
+  /// The transparent session (Part 3 supplement, as wsrf2009/contactless-driver `pcsc.c`
+  /// answers it): Manage Session objects are acknowledged; a Transparent Exchange
+  /// transceive `95` sends its frame to the Type 2 tag and answers `C0 03 00 90 00`,
+  /// `92 01 00`, `96 02 00 00`, `97 L answer`; a NAK or no answer is `C0 03 00 64 01`
+  /// (no answer from the card); anything else `C0 03 index 6A 81`. The outer status word is
+  /// 9000 throughout.
+  private mutating func transparentSession(_ command: TransparentSessionPseudoAPDU) -> [UInt8] {
+    var objects: [TransparentDataObject] = []
+    var status: [UInt8] = [0x00, 0x90, 0x00]
+    for (index, object) in command.objects.enumerated() {
+      let known: Bool
+      switch (command.function, object.tag) {
+      case (.manageSession, 0x81), (.manageSession, 0x82), (.manageSession, 0x83), (.manageSession, 0x84),
+        (.manageSession, 0x5F46), (.transparentExchange, 0x90), (.transparentExchange, 0x91),
+        (.transparentExchange, 0x92):
+        known = true
+      case (.transparentExchange, 0x95):
+        guard case .type2 = tag else {
+          known = false
+          break
+        }
+        guard let answer = type2Answer(object.value) else {
+          status = [UInt8(truncatingIfNeeded: index), 0x64, 0x01]
+          return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)])
+        }
+        objects += [
+          .receiveBitFraming(0), TransparentDataObject(tag: 0x96, value: [0x00, 0x00]),
+          TransparentDataObject(tag: 0x97, value: answer),
+        ]
+        known = true
+      default:
+        known = false
+      }
+      guard known else {
+        status = [UInt8(truncatingIfNeeded: index), 0x6A, 0x81]
+        return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)])
+      }
+    }
+    return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)] + objects)
+  }
+
+  /// Data objects and 9000 (a value too long for the encoding would be a bug here: 6F00).
+  private static func sessionAnswer(_ objects: [TransparentDataObject]) -> [UInt8] {
+    guard let bytes = try? TransparentDataObject.encode(objects) else { return [0x6F, 0x00] }
+    return bytes + ok
   }
 }
 

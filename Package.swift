@@ -153,7 +153,9 @@ let package = Package(
 
     // A virtual smart card for pcscd's vpcd driver (the PC/SC tests' card).
     .executableTarget(
-      name: "tapwire-vcard", dependencies: ["ISO7816", "NFCTags", "NFCWire", "PCSCControl", "PN532Simulator"], swiftSettings: swiftSettings),
+      name: "tapwire-vcard",
+      dependencies: ["ISO7816", "NFCTags", "NFCWire", "PCSCControl", "PN532Simulator"],
+      swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(

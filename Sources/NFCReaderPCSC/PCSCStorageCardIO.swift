@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
 import NFCReader
-import NFCWire
 import NFCTags
+import NFCWire
 import PCSCControl
 import Type2NDEF
 
@@ -113,7 +113,8 @@ public struct PCSCType2PageTransport: Type2PageTransport {
     self.version = version
     let hasRoute = Self.route(profile) != nil
     let fast =
-      hasRoute && version?.chip?.hasFastRead == true ? min(max(1, maximumFastReadPages), Self.maximumFastReadPages) : 0
+      hasRoute && version?.chip?.hasFastRead == true
+      ? min(max(1, maximumFastReadPages), Self.maximumFastReadPages) : 0
     maximumPagesPerRead = max(fast, Self.readBinaryPages)
   }
 
@@ -164,7 +165,8 @@ public struct PCSCType2PageTransport: Type2PageTransport {
   public func readPages(_ pages: Range<Int>) async throws(ReaderError) -> [UInt8] {
     guard pages.lowerBound >= 0, pages.upperBound <= 256, !pages.isEmpty, pages.count <= maximumPagesPerRead
     else {
-      throw ReaderError(.invalidArgument, "pages \(pages) are not a read of 1...\(maximumPagesPerRead) in 0...255")
+      throw ReaderError(
+        .invalidArgument, "pages \(pages) are not a read of 1...\(maximumPagesPerRead) in 0...255")
     }
     let pageSize = Type2Tag.pageSize
     if pages.count > Self.readBinaryPages {
@@ -172,17 +174,21 @@ public struct PCSCType2PageTransport: Type2PageTransport {
       let end = UInt8(pages.upperBound - 1)
       let answer = try await transceive([NtagCommand.fastReadCode, start, end])
       guard answer.count == pages.count * pageSize else {
-        throw ReaderError(.tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes, not \(pages.count * pageSize)")
+        throw ReaderError(
+          .tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes, not \(pages.count * pageSize)"
+        )
       }
       return answer
     }
     guard
       let command = ReadBinaryPseudoAPDU(
-        block: pages.lowerBound, addressing: .type2Page, expectedLength: UInt8(StorageCardAddressing.type2ReadLength))
+        block: pages.lowerBound, addressing: .type2Page,
+        expectedLength: UInt8(StorageCardAddressing.type2ReadLength))
     else { throw ReaderError(.invalidArgument, "page \(pages.lowerBound) is outside 00-FF") }
     let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
     guard case .complete(let bytes) = answer, bytes.count >= pages.count * pageSize else {
-      throw try await refused(PCSCStorageCardIO.error(answer, "READ BINARY of page \(pages.lowerBound)", reader: card.reader))
+      throw try await refused(
+        PCSCStorageCardIO.error(answer, "READ BINARY of page \(pages.lowerBound)", reader: card.reader))
     }
     return Array(bytes.prefix(pages.count * pageSize))
   }
@@ -203,7 +209,8 @@ public struct PCSCType2PageTransport: Type2PageTransport {
     }
     let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(encoded))
     guard case .complete = answer else {
-      throw try await refused(PCSCStorageCardIO.error(answer, "UPDATE BINARY of page \(page)", reader: card.reader))
+      throw try await refused(
+        PCSCStorageCardIO.error(answer, "UPDATE BINARY of page \(page)", reader: card.reader))
     }
   }
 
@@ -232,28 +239,34 @@ public struct PCSCType2PageTransport: Type2PageTransport {
         throw ReaderError(.invalidArgument, "\(what) does not fit direct transmit: \(error.code)")
       }
       let response = try await card.transmit(command)
-      guard response.count >= 2 else { throw ReaderError(.tagError, "direct transmit of \(what): no status word") }
+      guard response.count >= 2 else {
+        throw ReaderError(.tagError, "direct transmit of \(what): no status word")
+      }
       let sw = Array(response.suffix(2))
       if sw == [0x90, 0x00] { return Array(response.dropLast(2)) }
       if sw == [0x6A, 0x81] {
         throw ReaderError(
-          .unsupportedFeature, "\(card.reader) answers 6A81 (function not supported) to direct transmit of \(what)")
+          .unsupportedFeature,
+          "\(card.reader) answers 6A81 (function not supported) to direct transmit of \(what)")
       }
       throw try await refused(
-        ReaderError(.tagError, "direct transmit of \(what) answered \(Hex.uppercaseString(sw)) (a NAK or no answer)"))
+        ReaderError(
+          .tagError, "direct transmit of \(what) answered \(Hex.uppercaseString(sw)) (a NAK or no answer)"))
     case .transparentSession:
       let command: [UInt8]
       do { command = try TransparentSessionPseudoAPDU.transceive(frame).encodedBytes() } catch {
         throw ReaderError(.invalidArgument, "\(what) does not fit the transparent session: \(error.code)")
       }
       let answer: TransparentSessionPseudoAPDU.Answer
-      do { answer = try TransparentSessionPseudoAPDU.answer(parsing: try await card.transmit(command)) } catch {
+      do { answer = try TransparentSessionPseudoAPDU.answer(parsing: try await card.transmit(command)) } catch
+      {
         throw ReaderError(.tagError, "transparent exchange of \(what): \(error)")
       }
       switch answer {
       case .completed(let response):
         guard let data = response.cardData else {
-          throw try await refused(ReaderError(.tagError, "transparent exchange of \(what): no card data (97)"))
+          throw try await refused(
+            ReaderError(.tagError, "transparent exchange of \(what): no card data (97)"))
         }
         return data
       case .failed(let sw) where sw.rawValue == 0x6A81, .objectFailed(_, let sw) where sw.rawValue == 0x6A81:
@@ -263,7 +276,9 @@ public struct PCSCType2PageTransport: Type2PageTransport {
       case .failed(let sw), .objectFailed(_, let sw):
         throw try await refused(
           ReaderError(
-            .tagError, "transparent exchange of \(what) answered \(Hex.uppercaseString([sw.sw1, sw.sw2])) (a NAK or no answer)"))
+            .tagError,
+            "transparent exchange of \(what) answered \(Hex.uppercaseString([sw.sw1, sw.sw2])) (a NAK or no answer)"
+          ))
       }
     }
   }
@@ -310,7 +325,9 @@ public struct PCSCType5BlockTransport: Sendable {
   ///
   /// - Throws: `ReaderError.Code.tagError` when block 0 holds no CC or no variant reads
   ///   block 1, `ReaderError.Code.tagLost` when the tag left.
-  public static func detect(card: PCSCCard, blockSize: Int = 4) async throws(ReaderError) -> PCSCType5BlockTransport {
+  public static func detect(card: PCSCCard, blockSize: Int = 4) async throws(ReaderError)
+    -> PCSCType5BlockTransport
+  {
     let first = PCSCType5BlockTransport(card: card, addressing: .blockInP1P2, blockSize: blockSize)
     let cc = try await first.readBlock(0)
     guard let magic = cc.first, magic == 0xE1 || magic == 0xE2 else {
@@ -334,7 +351,8 @@ public struct PCSCType5BlockTransport: Sendable {
   ///   `ReaderError.Code.tagLost`.
   public func readBlock(_ block: Int) async throws(ReaderError) -> [UInt8] {
     guard (1...255).contains(blockSize),
-      let command = ReadBinaryPseudoAPDU(block: block, addressing: addressing, expectedLength: UInt8(blockSize))
+      let command = ReadBinaryPseudoAPDU(
+        block: block, addressing: addressing, expectedLength: UInt8(blockSize))
     else { throw ReaderError(.invalidArgument, "block \(block) does not fit \(addressing)") }
     let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
     guard case .complete(let bytes) = answer, bytes.count == blockSize else {

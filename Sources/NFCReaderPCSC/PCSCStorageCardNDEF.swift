@@ -124,7 +124,9 @@ extension PCSCCard {
       let image: [UInt8]
       do { image = try await blocks.readImage() } catch { throw .reader(error) }
       let plan: TagWritePlan
-      do { plan = try Type5Tag.writePlan(bytes, into: image, blockSize: blocks.blockSize, options: options) } catch {
+      do {
+        plan = try Type5Tag.writePlan(bytes, into: image, blockSize: blocks.blockSize, options: options)
+      } catch {
         throw .tag(error)
       }
       for write in plan.writes {
@@ -240,7 +242,8 @@ extension PCSCCard {
         throw .reader(
           ReaderError(
             .unsupportedFeature,
-            "\(atr.cardName.name ?? "card name \(atr.cardName.rawValue)") in \(reader) has no NDEF mapping here"))
+            "\(atr.cardName.name ?? "card name \(atr.cardName.rawValue)") in \(reader) has no NDEF mapping here"
+          ))
       }
       return memory
     }
@@ -260,7 +263,8 @@ extension PCSCCard {
       throw .reader(ReaderError(.unsupportedFeature, "no MIFARE Classic card has \(sectors) sectors"))
     }
     let transport = PCSCMifareClassicTransport(card: self, profile: profile(access))
-    return MifareClassicNDEFProcedure(transport: transport, kind: kind, keyring: access.keyring, options: options)
+    return MifareClassicNDEFProcedure(
+      transport: transport, kind: kind, keyring: access.keyring, options: options)
   }
 
   /// The Type 2 products a storage-card name covers: NN 0003 is Ultralight and every NTAG,
@@ -308,13 +312,18 @@ extension PCSCCard {
       let header = try await procedure.readMemory(0..<Type2NDEFRead.capabilityContainerPage + 1)
       let ccSize = header[Type2TagView.capabilityContainerOffset + 2]
       let variant = procedure.transport.variant ?? candidates.first { $0.capabilityContainer.size == ccSize }
-      let pageCount = min(variant?.pageCount ?? (4 + (Int(ccSize) * 8 + 3) / 4), Type2NDEFRead.maximumPageCount)
+      let pageCount = min(
+        variant?.pageCount ?? (4 + (Int(ccSize) * 8 + 3) / 4), Type2NDEFRead.maximumPageCount)
       return header + (try await procedure.readMemory(Type2NDEFRead.capabilityContainerPage + 1..<pageCount))
     } catch { throw PCSCNDEFError(error) }
   }
 
-  private func type5Transport(_ access: PCSCStorageCardAccess) async throws(PCSCNDEFError) -> PCSCType5BlockTransport {
-    if let addressing = access.type5Addressing { return PCSCType5BlockTransport(card: self, addressing: addressing) }
+  private func type5Transport(_ access: PCSCStorageCardAccess) async throws(PCSCNDEFError)
+    -> PCSCType5BlockTransport
+  {
+    if let addressing = access.type5Addressing {
+      return PCSCType5BlockTransport(card: self, addressing: addressing)
+    }
     do { return try await PCSCType5BlockTransport.detect(card: self) } catch { throw .reader(error) }
   }
 }

@@ -100,7 +100,8 @@ enum NtagCommands {
     ) { card throws(ReaderError) -> String in
       guard case .storage(_, .type2?) = try await card.kind() else {
         throw ReaderError(
-          .unsupportedFeature, "ntag needs an NTAG21x or Ultralight EV1 tag; the card in \(card.reader) is no Type 2 tag")
+          .unsupportedFeature,
+          "ntag needs an NTAG21x or Ultralight EV1 tag; the card in \(card.reader) is no Type 2 tag")
       }
       let profile = access.profile ?? .matching(readerName: card.reader)
       let transport = try await PCSCType2PageTransport.connect(card: card, profile: profile)
@@ -109,7 +110,8 @@ enum NtagCommands {
         return try await perform(request, Ntag(transport: transport), description: description)
       } catch {
         throw ReaderError(
-          error.readerCode ?? .tagError, "ntag \(request.subcommand) on \(description) failed: \(explain(error))")
+          error.readerCode ?? .tagError,
+          "ntag \(request.subcommand) on \(description) failed: \(explain(error))")
       }
     }
     print(output)
@@ -136,13 +138,16 @@ enum NtagCommands {
         "\(description): \(plan); pages from \(request.firstProtectedPage) need the password for \(request.readProtected ? "reads and writes" : "writes")"
     default:
       let variant = try requireVariant(ntag.transport.variant)
-      let plan = try await ntag.unprotect(variant, password: request.password!, acknowledge: request.acknowledge)
+      let plan = try await ntag.unprotect(
+        variant, password: request.password!, acknowledge: request.acknowledge)
       return "\(description): \(plan); no page needs the password now"
     }
   }
 
   /// The `info` lines: chip, GET_VERSION, signature, counter and protection state.
-  static func info<Transport: Type2PageTransport>(_ ntag: Ntag<Transport>) async throws(Type2NDEFError) -> [String] {
+  static func info<Transport: Type2PageTransport>(_ ntag: Ntag<Transport>) async throws(Type2NDEFError)
+    -> [String]
+  {
     guard let version = try await ntag.version() else {
       return ["chip: no GET_VERSION answer (MIFARE Ultralight, Ultralight C or NTAG203)"]
     }

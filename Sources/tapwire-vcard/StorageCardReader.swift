@@ -195,7 +195,9 @@ struct StorageCardReader {
     }
     switch profile {
     case .acs:
-      guard !structure.isNonVolatile, Self.acsSlots.contains(command.keyNumber) else { return failure(0x6300) }
+      guard !structure.isNonVolatile, Self.acsSlots.contains(command.keyNumber) else {
+        return failure(0x6300)
+      }
       volatileKeys[command.keyNumber] = command.key
     case .omnikey:
       guard structure.isNonVolatile else { return failure(0x6986) }
@@ -203,7 +205,9 @@ struct StorageCardReader {
       nonVolatileKeys[command.keyNumber] = command.key
     case .scm:
       guard !structure.isNonVolatile else { return failure(0x6387) }
-      guard command.keyNumber == StorageCardKeyType.keyA.rawValue || command.keyNumber == StorageCardKeyType.keyB.rawValue
+      guard
+        command.keyNumber == StorageCardKeyType.keyA.rawValue
+          || command.keyNumber == StorageCardKeyType.keyB.rawValue
       else { return failure(0x6388) }
       volatileKeys[command.keyNumber] = command.key
     case .transparent:
@@ -261,7 +265,8 @@ struct StorageCardReader {
       }
       return Array(bytes.prefix(count)) + Self.ok
     case .mifareClassic(var card):
-      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters) else {
+      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters)
+      else {
         return failure(0x6B00)
       }
       guard le == 0 || le == MifareClassicCardModel.blockSize else { return failure(0x6700) }
@@ -299,7 +304,8 @@ struct StorageCardReader {
       guard type2Answer([0xA2, UInt8(page)] + command.data) != nil else { return failure(0x6986) }
       return Self.ok
     case .mifareClassic(var card):
-      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters) else {
+      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters)
+      else {
         return failure(0x6B00)
       }
       guard command.data.count == MifareClassicCardModel.blockSize else { return failure(0x6700) }
@@ -384,7 +390,8 @@ struct StorageCardReader {
 extension StorageCardReader {
   /// The card kinds `insert storage KIND` takes.
   static let kinds = [
-    "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1", "mfc-mini", "mfc-1k", "mfc-4k", "iso15693",
+    "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1", "mfc-mini", "mfc-1k", "mfc-4k",
+    "iso15693",
   ]
 
   /// ISO/IEC 15693 addressing variants by name (`p1`, `p1p2`, `byte`).
@@ -417,7 +424,9 @@ extension StorageCardReader {
         guard let made = try? SimulatedType2Tag(product: product, memory: image) else { return nil }
         tag = made
       } else {
-        guard let made = try? SimulatedType2Tag(product: product, uid: uid ?? [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
+        guard
+          let made = try? SimulatedType2Tag(
+            product: product, uid: uid ?? [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
         else { return nil }
         tag = made
       }
@@ -435,12 +444,14 @@ extension StorageCardReader {
         guard let made = try? SimulatedMifareClassicTag(product: product, memory: image) else { return nil }
         card = made
       } else {
-        guard let made = try? SimulatedMifareClassicTag(product: product, uid: uid ?? [0xA1, 0xB2, 0xC3, 0xD4])
+        guard
+          let made = try? SimulatedMifareClassicTag(product: product, uid: uid ?? [0xA1, 0xB2, 0xC3, 0xD4])
         else { return nil }
         card = made
       }
       return StorageCardReader(
-        profile: profile, tag: .mifareClassic(card.card), uid: card.uid, cardName: name, standard: .iso14443APart3)
+        profile: profile, tag: .mifareClassic(card.card), uid: card.uid, cardName: name,
+        standard: .iso14443APart3)
     case "iso15693":
       // ICODE SLIX: 28 blocks of 4 bytes (NXP SL2S2002 §8.1).
       let blockSize = 4
@@ -449,7 +460,8 @@ extension StorageCardReader {
         memory.count % blockSize == 0
       else { return nil }
       return StorageCardReader(
-        profile: profile, tag: .type5(Type5Memory(memory: memory, blockSize: blockSize, addressing: addressing)),
+        profile: profile,
+        tag: .type5(Type5Memory(memory: memory, blockSize: blockSize, addressing: addressing)),
         uid: uid ?? [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78], cardName: .icodeSLI,
         standard: .iso15693Part3)
     default:

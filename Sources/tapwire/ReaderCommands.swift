@@ -344,7 +344,8 @@ enum ReaderCommands {
       case _ where records.isEmpty && argument.hasPrefix("-"):
         // Before the first record every option is write's own (records' options follow them).
         failUnknownOption(
-          argument, among: ["--device", "--pcsc", "--reader-profile", "--timeout", "--message", "--keys", "--key"])
+          argument,
+          among: ["--device", "--pcsc", "--reader-profile", "--timeout", "--message", "--keys", "--key"])
       default:
         records.append(argument)
       }

@@ -64,7 +64,9 @@ extension PCSCTransportTests {
       return failure.code == .tagError
     }
     // A wrong password: refused (a NAK through direct transmit is 6300 on ACS).
-    let wrong = await #expect(throws: Type2NDEFError.self) { try await ntag.authenticate(Self.wrongNtagPassword) }
+    let wrong = await #expect(throws: Type2NDEFError.self) {
+      try await ntag.authenticate(Self.wrongNtagPassword)
+    }
     guard case .reader(let refusal)? = wrong else {
       Issue.record("\(String(describing: wrong))")
       return
@@ -90,8 +92,14 @@ extension PCSCTransportTests {
     for _ in 0..<2 {
       await #expect(throws: Type2NDEFError.self) { try await lockedTag.authenticate(Self.wrongNtagPassword) }
     }
-    let refused = await #expect(throws: Type2NDEFError.self) { try await lockedTag.authenticate(Self.ntagPassword) }
-    if case .reader(let error)? = refused { #expect(error.code == .tagError) } else { Issue.record("\(String(describing: refused))") }
+    let refused = await #expect(throws: Type2NDEFError.self) {
+      try await lockedTag.authenticate(Self.ntagPassword)
+    }
+    if case .reader(let error)? = refused {
+      #expect(error.code == .tagError)
+    } else {
+      Issue.record("\(String(describing: refused))")
+    }
     try await locked.disconnect()
   }
 
@@ -120,7 +128,9 @@ extension PCSCTransportTests {
       let pages = try await PCSCType2PageTransport.connect(card: minimal, profile: profile)
       #expect(pages.chip == nil)
       #expect(pages.maximumPagesPerRead == 4)
-      let error = await #expect(throws: Type2NDEFError.self) { _ = try await Ntag(transport: pages).signature() }
+      let error = await #expect(throws: Type2NDEFError.self) {
+        _ = try await Ntag(transport: pages).signature()
+      }
       guard case .reader(let failure)? = error else {
         Issue.record("\(String(describing: error))")
         continue
@@ -130,7 +140,9 @@ extension PCSCTransportTests {
     }
     try await minimal.writeNDEF(bytes: Self.storageMessage, access: PCSCStorageCardAccess(profile: .generic))
     #expect(
-      try await minimal.readNDEF(access: PCSCStorageCardAccess(profile: .generic)).map { try $0.encodedBytes() }
+      try await minimal.readNDEF(access: PCSCStorageCardAccess(profile: .generic)).map {
+        try $0.encodedBytes()
+      }
         == Self.storageMessage)
     try await minimal.disconnect()
   }
@@ -164,7 +176,9 @@ extension PCSCTransportTests {
     // Pages 0-221 hold the header and the message: 4 FAST_READs of at most 62 pages plus
     // GET_VERSION, against 55 READ BINARYs of 4 pages (page 3 first, then pages 4-221: the
     // minimum READ allows, and nfcpy's 16 bytes a read).
-    print("NTAG216, 872-byte NDEF TLV, PC/SC transmits: ACS (FAST_READ) \(counts["acs"] ?? -1), READ BINARY only \(counts["minimal"] ?? -1)")
+    print(
+      "NTAG216, 872-byte NDEF TLV, PC/SC transmits: ACS (FAST_READ) \(counts["acs"] ?? -1), READ BINARY only \(counts["minimal"] ?? -1)"
+    )
     #expect(counts["acs"] == 5)
     #expect(counts["minimal"] == 55)
   }
@@ -180,20 +194,27 @@ extension PCSCTransportTests {
     let info = try Self.tapwire(["ntag", "info"] + reader)
     #expect(info.status == 0, "\(info.stderr)")
     #expect(info.stdout.contains("chip: NTAG215"), "\(info.stdout)")
-    #expect(info.stdout.contains("signature: " + Self.simulatedSignature.map { String(format: "%02x", $0) }.joined()), "\(info.stdout)")
+    #expect(
+      info.stdout.contains(
+        "signature: " + Self.simulatedSignature.map { String(format: "%02x", $0) }.joined()), "\(info.stdout)"
+    )
     #expect(info.stdout.contains("protection: none"), "\(info.stdout)")
 
     setenv("TAPWIRE_TEST_NTAG_PCSC", "12345678", 1)
     let protect = try Self.tapwire(
-      ["ntag", "protect"] + reader + ["--password-env", "TAPWIRE_TEST_NTAG_PCSC", "--pack", "A55A", "--read-protect"])
+      ["ntag", "protect"] + reader + [
+        "--password-env", "TAPWIRE_TEST_NTAG_PCSC", "--pack", "A55A", "--read-protect",
+      ])
     #expect(protect.status == 0, "\(protect.stderr)")
     #expect(!(protect.stdout + protect.stderr).contains("12345678"))
     let read = try Self.tapwire(["read", "--pcsc", PCSCStack.reader, "--timeout", "5"])
     #expect(read.status == 1, "a read without the password fails")
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tapwire-ntag-pcsc-\(getpid()).txt")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tapwire-ntag-pcsc-\(getpid()).txt")
     try "12345678\n".write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
-    let unprotect = try Self.tapwire(["ntag", "unprotect"] + reader + ["--password-file", file.path, "--pack", "a55a"])
+    let unprotect = try Self.tapwire(
+      ["ntag", "unprotect"] + reader + ["--password-file", file.path, "--pack", "a55a"])
     #expect(unprotect.status == 0, "\(unprotect.stderr)")
     #expect(unprotect.stdout.contains("no page needs the password"), "\(unprotect.stdout)")
     #expect(!(unprotect.stdout + unprotect.stderr).contains("12345678"))
@@ -203,7 +224,8 @@ extension PCSCTransportTests {
     #expect(try stack.send("insert storage ntag215 minimal") == "inserted")
     let unsupported = try Self.tapwire(["ntag", "info"] + reader)
     #expect(unsupported.status == 1)
-    #expect(unsupported.stderr.contains("6A81") && unsupported.stderr.contains("cannot"), "\(unsupported.stderr)")
+    #expect(
+      unsupported.stderr.contains("6A81") && unsupported.stderr.contains("cannot"), "\(unsupported.stderr)")
   }
 }
 

@@ -27,7 +27,9 @@ extension PCSCTransportTests {
 
   /// Inserts a storage card (after the one before has left, as pcscd saw it) and connects
   /// to it.
-  static func insertStorage(_ stack: PCSCStack, _ context: PCSCContext, _ line: String) async throws -> PCSCCard {
+  static func insertStorage(_ stack: PCSCStack, _ context: PCSCContext, _ line: String) async throws
+    -> PCSCCard
+  {
     #expect(try stack.send("remove") == "removed")
     _ = try await context.waitForRemoval(from: PCSCStack.reader, timeout: .seconds(10))
     #expect(try stack.send("insert storage " + line) == "inserted")
@@ -134,10 +136,17 @@ extension PCSCTransportTests {
       let memory = try Self.storedMemory(stack)
       #expect(memory.count == cardKind.memorySize)
       // Sector 1's trailer: NFC Forum key A, 7F 07 88 40, our key B; sector 0's: MAD key A.
-      #expect(Array(memory[112..<128]) == MifareClassicKey.nfcForumKeyA.bytes + [0x7F, 0x07, 0x88, 0x40] + Self.customKeyB.bytes)
-      #expect(Array(memory[48..<58]) == MifareClassicKey.madKeyA.bytes + [0x78, 0x77, 0x88, cardKind == .classic4K ? 0xC2 : 0xC1])
+      #expect(
+        Array(memory[112..<128]) == MifareClassicKey.nfcForumKeyA.bytes + [0x7F, 0x07, 0x88, 0x40]
+          + Self.customKeyB.bytes)
+      #expect(
+        Array(memory[48..<58]) == MifareClassicKey.madKeyA.bytes + [
+          0x78, 0x77, 0x88, cardKind == .classic4K ? 0xC2 : 0xC1,
+        ])
       // Block 4 starts the TLV area: the NDEF TLV with the message.
-      #expect(Array(memory[64..<68]) == [0x03, UInt8(Self.longStorageMessage.count)] + Self.longStorageMessage.prefix(2))
+      #expect(
+        Array(memory[64..<68]) == [0x03, UInt8(Self.longStorageMessage.count)]
+          + Self.longStorageMessage.prefix(2))
       try await card.disconnect()
     }
   }
@@ -154,7 +163,10 @@ extension PCSCTransportTests {
     var image = [UInt8](repeating: 0, count: 1024)
     image[0..<8] = [0xA1, 0xB2, 0xC3, 0xD4, 0xA1 ^ 0xB2 ^ 0xC3 ^ 0xD4, 0x08, 0x04, 0x00]
     for sector in 0..<16 {
-      let trailer = sector == 0 ? secret.bytes + [0xFF, 0x07, 0x80, 0x69] + secret.bytes : [UInt8](repeating: 0xFF, count: 6) + [0xFF, 0x07, 0x80, 0x69] + [UInt8](repeating: 0xFF, count: 6)
+      let trailer =
+        sector == 0
+        ? secret.bytes + [0xFF, 0x07, 0x80, 0x69] + secret.bytes
+        : [UInt8](repeating: 0xFF, count: 6) + [0xFF, 0x07, 0x80, 0x69] + [UInt8](repeating: 0xFF, count: 6)
       image[(sector * 64 + 48)..<(sector * 64 + 64)] = trailer[...]
     }
     let hex = image.map { String(format: "%02x", $0) }.joined()
@@ -214,7 +226,9 @@ extension PCSCTransportTests {
       let card = try await Self.insertStorage(stack, context, "ntag213 acs after \(leaveAfter)")
       try await card.writeNDEF(bytes: Self.storageMessage, access: access)
       var failure: PCSCNDEFError?
-      do { try await card.writeNDEF(bytes: Self.longStorageMessage, access: access) } catch { failure = error }
+      do { try await card.writeNDEF(bytes: Self.longStorageMessage, access: access) } catch {
+        failure = error
+      }
       try? await card.disconnect()
       if let failure {
         guard case .reader(let error) = failure else {
@@ -250,7 +264,8 @@ extension PCSCTransportTests {
     #expect(try await card.readNDEF().map { try $0.encodedBytes() } == Self.storageMessage)
     let memory = try Self.storedMemory(stack)
     #expect(Array(memory[0..<2]) == [0xE1, 0x40])
-    #expect(Array(memory[4..<24]) == [0x03, UInt8(Self.storageMessage.count)] + Self.storageMessage + [0xFE, 0x00])
+    #expect(
+      Array(memory[4..<24]) == [0x03, UInt8(Self.storageMessage.count)] + Self.storageMessage + [0xFE, 0x00])
     try await card.disconnect()
   }
 
@@ -262,7 +277,9 @@ extension PCSCTransportTests {
     defer { stack.stop() }
     #expect(try stack.send("insert storage ntag215 acs") == "inserted")
     let hex = Self.storageMessage.map { String(format: "%02x", $0) }.joined()
-    let write = try Self.tapwire(["write", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--message", hex])
+    let write = try Self.tapwire([
+      "write", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--message", hex,
+    ])
     #expect(write.status == 0, "\(write.stderr)")
     #expect(write.stdout.contains("verified"))
     let read = try Self.tapwire(["read", "--pcsc", PCSCStack.reader, "--json"])
@@ -277,7 +294,9 @@ extension PCSCTransportTests {
     let format = try Self.tapwire(["format", "--pcsc", PCSCStack.reader, "--key-b", "0123456789ab"])
     #expect(format.status == 0, "\(format.stderr)")
     #expect(!format.stdout.contains("0123456789"), "keys are never printed")
-    let written = try Self.tapwire(["write", "--pcsc", PCSCStack.reader, "--key", "B:0123456789ab", "--message", hex])
+    let written = try Self.tapwire([
+      "write", "--pcsc", PCSCStack.reader, "--key", "B:0123456789ab", "--message", hex,
+    ])
     #expect(written.status == 0, "\(written.stderr)")
     let readClassic = try Self.tapwire(["read", "--pcsc", PCSCStack.reader, "--json"])
     #expect(readClassic.status == 0, "\(readClassic.stderr)")
@@ -287,7 +306,8 @@ extension PCSCTransportTests {
 
 extension PCSCTransportTests {
   static var storageCrosscheckScript: String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pyscard-storage.py").path
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pyscard-storage.py")
+      .path
   }
 
   /// pyscard, with its own pseudo-APDUs, reads the same raw memory as Tapwire's

@@ -11,7 +11,7 @@ import Type2NDEF
 /// addressing.
 public struct PCSCStorageCardAccess: Sendable, Hashable {
   /// The reader's profile; nil picks it from the reader name
-  /// (``PCSCControl/StorageCardReaderProfile/matching(readerName:)``).
+  /// (`StorageCardReaderProfile.matching(readerName:)`).
   public var profile: StorageCardReaderProfile?
   /// The MIFARE Classic keys to try per sector (the public keys by default).
   public var keyring: MifareClassicKeyring

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
 import MifareClassicNDEF
-import NFCWire
 import NFCReader
 import NFCTags
+import NFCWire
 import PCSCControl
 import Synchronization
 
@@ -141,7 +141,8 @@ public struct PCSCMifareClassicTransport: MifareClassicBlockTransport {
     let number = profile.loadKeysKeyNumber(keyType: keyType, slot: keySlot)
     let (held, structure) = loaded.state.withLock { ($0.keys[number], $0.structure) }
     if held == key { return }
-    if let structure, let index = plan.attempts.firstIndex(where: { $0.keyStructure == structure }), index > 0 {
+    if let structure, let index = plan.attempts.firstIndex(where: { $0.keyStructure == structure }), index > 0
+    {
       plan.attempts.insert(plan.attempts.remove(at: index), at: 0)
     }
     var index = 0

@@ -221,7 +221,8 @@ extension PCSCTransportTests {
     let context = try PCSCContext()
     let access = PCSCStorageCardAccess(profile: .acs)
     var outcomes: Set<String> = []
-    // Reading an NTAG213 takes 1 + 1 (GET_VERSION) + 11 READ BINARY; the write 30 pages.
+    // A write costs GET_VERSION and one FAST_READ (pages 0-40), then one UPDATE BINARY per
+    // page it writes (length 0 first, the length last).
     for leaveAfter in [22, 34, 40, 50, 200] {
       let card = try await Self.insertStorage(stack, context, "ntag213 acs after \(leaveAfter)")
       try await card.writeNDEF(bytes: Self.storageMessage, access: access)

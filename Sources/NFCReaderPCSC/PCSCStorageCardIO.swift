@@ -172,13 +172,14 @@ public struct PCSCType2PageTransport: Type2PageTransport {
     if pages.count > Self.readBinaryPages {
       let start = UInt8(pages.lowerBound)
       let end = UInt8(pages.upperBound - 1)
-      let answer = try await transceive([NtagCommand.fastReadCode, start, end])
-      guard answer.count == pages.count * pageSize else {
-        throw ReaderError(
-          .tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes, not \(pages.count * pageSize)"
-        )
+      let command: [UInt8]
+      do { command = try NtagCommand.fastRead(from: start, through: end) } catch {
+        throw ReaderError(.invalidArgument, "FAST_READ \(start)-\(end): \(error)")
       }
-      return answer
+      let answer = try await transceive(command)
+      do { return try NtagCommand.fastReadAnswer(answer, from: start, through: end) } catch {
+        throw ReaderError(.tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes: \(error)")
+      }
     }
     guard
       let command = ReadBinaryPseudoAPDU(

@@ -99,6 +99,7 @@ let package = Package(
       dependencies: [
         "NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl", "MifareClassicNDEF", "NFCWire",
         "Type3NDEF",
+        "Type2NDEF",
       ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
@@ -159,7 +160,9 @@ let package = Package(
 
     // A virtual smart card for pcscd's vpcd driver (the PC/SC tests' card).
     .executableTarget(
-      name: "tapwire-vcard", dependencies: ["ISO7816", "NFCTags", "NFCWire", "PCSCControl", "PN532Simulator"], swiftSettings: swiftSettings),
+      name: "tapwire-vcard",
+      dependencies: ["ISO7816", "NFCTags", "NFCWire", "PCSCControl", "PN532Simulator"],
+      swiftSettings: swiftSettings),
 
     // Fuzz targets: corpus replay tools by default, libFuzzer entry points with -DFUZZING.
     .target(
@@ -283,6 +286,7 @@ let package = Package(
       dependencies: [
         "NFCReaderPCSC", "NFCReader", "ISO7816", "NFCTags", "NDEF", "tapwire-vcard", "tapwire", "tapwire-nfc",
         "PCSCControl", "DaemonStack", "SecureChannel", "GlobalPlatformCryptoOpenSSL", "MifareClassicNDEF",
+        "Type2NDEF",
       ],
       exclude: ["pyscard-crosscheck.py", "pyscard-storage.py", "nfcpy-type2.py"],
       swiftSettings: swiftSettings),

@@ -10,6 +10,7 @@ public enum TagImageOracle {
   /// Checks one input against every tag type.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
     try checkScanning(bytes)
+    try checkType2Read(bytes)
     try checkType("Type 1", bytes, decode: decodeType1) { message throws(NFCTagError) in
       try Type1Tag.writePlan(message, into: bytes)
     }
@@ -21,6 +22,56 @@ public enum TagImageOracle {
     }
     try checkType("Type 5", bytes, decode: decodeType5) { message throws(NFCTagError) in
       try Type5Tag.writePlan(message, into: bytes)
+    }
+  }
+
+  /// Type 2 reads in the fewest round trips (`Type2NDEFRead`) against the whole-image
+  /// decoder, the input taken as a tag's first 256 pages (zeros after it) and read 1, 4 and
+  /// 62 pages at a time: the plan asks only for pages 0-255 within the read size, ends
+  /// within 256 reads, and wherever the whole image decodes strictly (a CC data area within
+  /// the 256 pages) finds the same NDEF message bytes.
+  static func checkType2Read(_ bytes: [UInt8]) throws(OracleFailure) {
+    let pageCount = Type2NDEFRead.maximumPageCount
+    var memory = Array(bytes.prefix(pageCount * Type2Tag.pageSize))
+    memory += [UInt8](repeating: 0, count: pageCount * Type2Tag.pageSize - memory.count)
+    var whole: [UInt8]? = nil
+    if Type2TagView.dataAreaOffset + Int(memory[14]) * 8 <= memory.count,
+      let view = try? Type2TagView(validating: memory.span.bytes),
+      (try? view.tlvArea.message(options: .strict)) != nil
+    {
+      whole = view.tlvArea.assembledNDEFBytes()
+    }
+    for maximum in [1, 4, 62] {
+      var read = Type2NDEFRead(maximumPagesPerRead: maximum)
+      var reads = 0
+      var failure: NFCTagError? = nil
+      while let pages = read.nextPages {
+        try require(
+          pages.lowerBound >= 0 && pages.upperBound <= pageCount && !pages.isEmpty && pages.count <= maximum,
+          "Type 2 read (\(maximum) pages a read): asked for pages \(pages)")
+        reads += 1
+        try require(reads <= pageCount, "Type 2 read (\(maximum) pages a read): more than \(pageCount) reads")
+        let answer = Array(
+          memory[pages.lowerBound * Type2Tag.pageSize..<pages.upperBound * Type2Tag.pageSize])
+        do throws(NFCTagError) { try read.received(answer) } catch {
+          failure = error
+          break
+        }
+      }
+      guard let whole else { continue }
+      try require(
+        failure == nil,
+        "Type 2 read (\(maximum) pages a read): \(failure.map { "\($0)" } ?? "") where the whole image decodes"
+      )
+      let planned: [UInt8]
+      do throws(NFCTagError) {
+        _ = try read.message()
+        planned = try read.messageBytes()
+      } catch {
+        throw OracleFailure("Type 2 read (\(maximum) pages a read): \(error) where the whole image decodes")
+      }
+      try require(
+        planned == whole, "Type 2 read (\(maximum) pages a read): another message than the whole image")
     }
   }
 

@@ -149,8 +149,11 @@ import NFCReader
     try await perform { card, reader -> Result<Void, ReaderError> in
       var active: DWORD = 0
       // unsafe: `active` is a live local the call writes once.
-      let rc = unsafe SCardReconnect(card, share.rawValue, protocols.rawValue, initialization.rawValue, &active)
-      guard rc == pcscSuccess else { return .failure(Self.failureCode(card, rc).error("SCardReconnect", reader)) }
+      let rc = unsafe SCardReconnect(
+        card, share.rawValue, protocols.rawValue, initialization.rawValue, &active)
+      guard rc == pcscSuccess else {
+        return .failure(Self.failureCode(card, rc).error("SCardReconnect", reader))
+      }
       return .success(())
     }
   }

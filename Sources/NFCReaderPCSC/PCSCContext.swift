@@ -202,7 +202,8 @@ let pcscSuccess: LONG = 0
       return .success((card, active))
     }
     return PCSCCard(
-      handle: card, reader: reader, activeProtocol: PCSCProtocols(rawValue: active), context: self, share: share)
+      handle: card, reader: reader, activeProtocol: PCSCProtocols(rawValue: active), context: self,
+      share: share)
   }
 
   /// `timeout` in whole milliseconds for pcsc-lite (at most `INFINITE` - 1).

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
 import MifareClassicNDEF
-import NFCWire
 import NFCReader
 import NFCTags
+import NFCWire
 import PCSCControl
 import Synchronization
 
 /// A `MifareClassicBlockTransport` over a MIFARE Classic card in a contactless PC/SC reader,
 /// through the PC/SC Part 3 storage-card pseudo-APDUs (§3.2.2.1): LOAD KEYS into the reader
-/// profile's key memory and slot (``PCSCControl/LoadKeysFallbackPlan`` tries the other
+/// profile's key memory and slot (`LoadKeysFallbackPlan` tries the other
 /// memory when the reader refuses the first), GENERAL AUTHENTICATE (the older AUTHENTICATE
 /// `FF 88` when the reader does not know it), READ BINARY and UPDATE BINARY of one 16-byte
 /// block, and `SCardReconnect` to activate a halted card again.
 ///
 /// The reader runs Crypto-1: the key goes to the reader, never into an error or a log
-/// (``PCSCControl/LoadKeysPseudoAPDU`` hides it in its description).
+/// (`LoadKeysPseudoAPDU` hides it in its description).
 public struct PCSCMifareClassicTransport: MifareClassicBlockTransport {
   /// The connected card.
   public let card: PCSCCard
@@ -39,7 +39,7 @@ public struct PCSCMifareClassicTransport: MifareClassicBlockTransport {
   ///
   /// - Parameters:
   ///   - card: the card, connected shared or exclusive.
-  ///   - profile: the reader's profile (``PCSCControl/StorageCardReaderProfile/matching(readerName:)``
+  ///   - profile: the reader's profile (`StorageCardReaderProfile.matching(readerName:)`
   ///     of the reader name, or the caller's choice).
   ///   - keySlot: the reader key slot to load keys into; the profile's first slot (or 00)
   ///     when nil.
@@ -141,7 +141,8 @@ public struct PCSCMifareClassicTransport: MifareClassicBlockTransport {
     let number = profile.loadKeysKeyNumber(keyType: keyType, slot: keySlot)
     let (held, structure) = loaded.state.withLock { ($0.keys[number], $0.structure) }
     if held == key { return }
-    if let structure, let index = plan.attempts.firstIndex(where: { $0.keyStructure == structure }), index > 0 {
+    if let structure, let index = plan.attempts.firstIndex(where: { $0.keyStructure == structure }), index > 0
+    {
       plan.attempts.insert(plan.attempts.remove(at: index), at: 0)
     }
     var index = 0

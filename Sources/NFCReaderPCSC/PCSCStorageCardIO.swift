@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
 import NFCReader
+import NFCTags
 import NFCWire
 import PCSCControl
+import Type2NDEF
 
 /// The status-word handling READ BINARY and UPDATE BINARY share (PC/SC Part 3 §3.2.2.1.8).
 enum PCSCStorageCardIO {
@@ -42,50 +44,162 @@ enum PCSCStorageCardIO {
   }
 }
 
-/// Page reads and writes of an NFC Forum Type 2 tag (Ultralight, NTAG) in a contactless
-/// PC/SC reader: READ BINARY `FF B0 00 page 10` answers 16 bytes (4 pages; a reader that
-/// answers one page is followed), UPDATE BINARY `FF D6 00 page 04 data` writes one page
-/// (PC/SC Part 3 §3.2.2.1.8, ACR122T API §5.3, Microsoft "UL WRITE 4"). GET_VERSION goes
-/// through direct transmit `FF 00 00 00` where the reader profile has it.
+/// A `Type2PageTransport` over an NFC Forum Type 2 tag (Ultralight, NTAG) in a
+/// contactless PC/SC reader, so that `Type2NDEFProcedure` and `Ntag` run on PC/SC as they
+/// do on libnfc:
 ///
-/// The tag layout itself (CC, TLVs, lock bits, the tearing-safe write order) is the
-/// NFCTags codecs' (``NFCTags/Type2TagView``, ``NFCTags/Type2Tag``), shared with libnfc.
-public struct PCSCType2PageTransport: Sendable {
+/// - reads: READ BINARY `FF B0 00 page 10` answers 16 bytes, 4 pages (PC/SC Part 3
+///   §3.2.2.1.8, ACR122T API §5.3); where the reader passes raw frames and GET_VERSION
+///   named a chip with FAST_READ, FAST_READ `3A start end` (NTAG213/215/216 data sheet
+///   §10.3) of up to ``maximumFastReadPages`` pages instead;
+/// - writes: UPDATE BINARY `FF D6 00 page 04 data`, one page (Microsoft "UL WRITE 4");
+/// - raw frames (GET_VERSION, READ_SIG, PWD_AUTH, READ_CNT; §10): direct transmit
+///   `FF 00 00 00` where the profile has it, else the transparent session's transceive
+///   `FF C2 00 01 … 95 L frame` (Part 3 supplement) where the profile has that, else
+///   `ReaderError.Code.unsupportedFeature`.
+///
+/// A tag that refuses a command (a NAK) goes back to IDLE (§9.3, T2T 1.0 §5): after a
+/// refusal the transport activates it again with `SCardReconnect` (as the libnfc transport
+/// selects it again), which also ends a PWD_AUTH authentication.
+public struct PCSCType2PageTransport: Type2PageTransport {
+  /// How raw tag frames reach the tag in this reader.
+  public enum RawFrameRoute: Sendable, Hashable {
+    /// Direct transmit `FF 00 00 00 Lc frame` (ACS).
+    case directTransmit
+    /// The transparent session's Transparent Exchange `FF C2 00 01 Lc 95 L frame`.
+    case transparentSession
+  }
+
   /// The connected card.
   public let card: PCSCCard
-  /// The reader's quirks (direct transmit or not).
+  /// The reader's quirks (direct transmit or transparent session).
   public let profile: StorageCardReaderProfile
+  /// The tag's GET_VERSION answer, `nil` when the reader passes no raw frames or the tag
+  /// answered none (MIFARE Ultralight, Ultralight C, NTAG203).
+  public let version: NtagVersion?
+  /// The chip GET_VERSION names.
+  public var chip: NtagChip? { version?.chip }
+  /// The most pages one read returns: ``readBinaryPages`` without FAST_READ, else the
+  /// FAST_READ bound given at creation.
+  public let maximumPagesPerRead: Int
 
-  /// Creates a transport.
+  /// Pages in one READ BINARY with Le `10` (16 bytes: T2T 1.0 §5.1 READ answers 4 pages;
+  /// PC/SC Part 3 §3.2.2.1.8 has the reader pass them on).
+  public static let readBinaryPages = StorageCardAddressing.type2ReadLength / Type2Tag.pageSize
+
+  /// The most pages one FAST_READ asks for through direct transmit or the transparent
+  /// session: the answer and its status word must fit a short response APDU (ISO/IEC
+  /// 7816-4 §5.1: at most 256 data bytes, 64 pages), and on an ACR122U, whose direct
+  /// transmit carries the frame through its PN532, the PN532's normal information frame
+  /// (PN532 user manual §6.2.1.1; libnfc `PN53x_NORMAL_FRAME__DATA_MAX_LEN`, 254 bytes
+  /// after TFI `D5`, the command code and the status byte: 251 bytes) bounds it to 62
+  /// pages, the same bound as the libnfc transport.
+  public static let maximumFastReadPages = 62
+
+  /// A transport for a tag whose GET_VERSION answer is already known (or `nil`).
   ///
   /// - Parameters:
   ///   - card: the card, a Type 2 tag by its storage-card ATR.
   ///   - profile: the reader's profile.
-  public init(card: PCSCCard, profile: StorageCardReaderProfile) {
+  ///   - version: the tag's GET_VERSION answer, `nil` for none.
+  ///   - maximumFastReadPages: the FAST_READ bound for this reader (1...62); 4 or less
+  ///     keeps READ BINARY.
+  public init(
+    card: PCSCCard, profile: StorageCardReaderProfile, version: NtagVersion? = nil,
+    maximumFastReadPages: Int = Self.maximumFastReadPages
+  ) {
     self.card = card
     self.profile = profile
+    self.version = version
+    let hasRoute = Self.route(profile) != nil
+    let fast =
+      hasRoute && version?.chip?.hasFastRead == true
+      ? min(max(1, maximumFastReadPages), Self.maximumFastReadPages) : 0
+    maximumPagesPerRead = max(fast, Self.readBinaryPages)
   }
 
-  /// READ BINARY from `page`: the 16 bytes of 4 pages (4 when the reader answers one page).
+  /// A transport for the tag in `card`: GET_VERSION first where the reader passes raw
+  /// frames (a tag without it is activated again).
   ///
-  /// - Throws: `ReaderError.Code.tagError` for a refusal (6A82 past the end, 6300 on ACS),
-  ///   `ReaderError.Code.unsupportedFeature` for 6A81, `ReaderError.Code.tagLost` when the
-  ///   tag left.
-  public func readPages(from page: Int) async throws(ReaderError) -> [UInt8] {
+  /// - Parameters:
+  ///   - card: the card, a Type 2 tag by its storage-card ATR.
+  ///   - profile: the reader's profile.
+  ///   - maximumFastReadPages: the FAST_READ bound for this reader.
+  /// - Throws: `ReaderError.Code.tagLost` when the tag left.
+  public static func connect(
+    card: PCSCCard, profile: StorageCardReaderProfile, maximumFastReadPages: Int = Self.maximumFastReadPages
+  ) async throws(ReaderError) -> PCSCType2PageTransport {
+    let plain = PCSCType2PageTransport(card: card, profile: profile)
+    var version: NtagVersion?
+    if plain.rawFrameRoute != nil {
+      // No GET_VERSION (a refusal, 6A81 from the reader): READ BINARY only.
+      var answer: [UInt8]?
+      do { answer = try await plain.transceive(NtagCommand.getVersion) } catch {
+        if error.code == .tagLost { throw error }
+      }
+      version = answer.flatMap { try? NtagVersion(parsing: $0) }
+    }
+    return PCSCType2PageTransport(
+      card: card, profile: profile, version: version, maximumFastReadPages: maximumFastReadPages)
+  }
+
+  /// How raw frames reach the tag here, `nil` when the profile has neither route.
+  public var rawFrameRoute: RawFrameRoute? { Self.route(profile) }
+
+  private static func route(_ profile: StorageCardReaderProfile) -> RawFrameRoute? {
+    if profile.hasDirectTransmit { return .directTransmit }
+    if profile.hasTransparentSession { return .transparentSession }
+    return nil
+  }
+
+  /// The chip's layout when GET_VERSION named it; `nil` otherwise.
+  public var variant: Type2TagVariant? { chip?.variant }
+
+  /// READ BINARY for up to 4 pages (the answer cut to `pages`), FAST_READ for more.
+  ///
+  /// - Parameter pages: 1...``maximumPagesPerRead`` pages in `0..<256`.
+  /// - Throws: `ReaderError.Code.tagError` for a refusal (6A82 past the end, 6300 on ACS,
+  ///   a NAK), `ReaderError.Code.unsupportedFeature` for 6A81,
+  ///   `ReaderError.Code.invalidArgument` for a range outside the bounds,
+  ///   `ReaderError.Code.tagLost` when the tag left.
+  public func readPages(_ pages: Range<Int>) async throws(ReaderError) -> [UInt8] {
+    guard pages.lowerBound >= 0, pages.upperBound <= 256, !pages.isEmpty, pages.count <= maximumPagesPerRead
+    else {
+      throw ReaderError(
+        .invalidArgument, "pages \(pages) are not a read of 1...\(maximumPagesPerRead) in 0...255")
+    }
+    let pageSize = Type2Tag.pageSize
+    if pages.count > Self.readBinaryPages {
+      let start = UInt8(pages.lowerBound)
+      let end = UInt8(pages.upperBound - 1)
+      let command: [UInt8]
+      do { command = try NtagCommand.fastRead(from: start, through: end) } catch {
+        throw ReaderError(.invalidArgument, "FAST_READ \(start)-\(end): \(error)")
+      }
+      let answer = try await transceive(command)
+      do { return try NtagCommand.fastReadAnswer(answer, from: start, through: end) } catch {
+        throw ReaderError(.tagError, "FAST_READ \(start)-\(end) answered \(answer.count) bytes: \(error)")
+      }
+    }
     guard
       let command = ReadBinaryPseudoAPDU(
-        block: page, addressing: .type2Page, expectedLength: UInt8(StorageCardAddressing.type2ReadLength))
-    else { throw ReaderError(.invalidArgument, "page \(page) is outside 00-FF") }
+        block: pages.lowerBound, addressing: .type2Page,
+        expectedLength: UInt8(StorageCardAddressing.type2ReadLength))
+    else { throw ReaderError(.invalidArgument, "page \(pages.lowerBound) is outside 00-FF") }
     let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
-    guard case .complete(let bytes) = answer, !bytes.isEmpty, bytes.count % Self.pageSize == 0 else {
-      throw PCSCStorageCardIO.error(answer, "READ BINARY of page \(page)", reader: card.reader)
+    guard case .complete(let bytes) = answer, bytes.count >= pages.count * pageSize else {
+      throw try await refused(
+        PCSCStorageCardIO.error(answer, "READ BINARY of page \(pages.lowerBound)", reader: card.reader))
     }
-    return bytes
+    return Array(bytes.prefix(pages.count * pageSize))
   }
 
   /// UPDATE BINARY of one page.
   ///
-  /// - Throws: as ``readPages(from:)``; `ReaderError.Code.invalidArgument` for other than 4 bytes.
+  /// - Parameters:
+  ///   - page: the page, in `0..<256`.
+  ///   - bytes: the 4 bytes.
+  /// - Throws: as ``readPages(_:)``; `ReaderError.Code.invalidArgument` for other than 4 bytes.
   public func writePage(_ page: Int, _ bytes: [UInt8]) async throws(ReaderError) {
     guard bytes.count == StorageCardAddressing.type2WriteLength,
       let command = UpdateBinaryPseudoAPDU(block: page, addressing: .type2Page, data: bytes)
@@ -96,42 +210,89 @@ public struct PCSCType2PageTransport: Sendable {
     }
     let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(encoded))
     guard case .complete = answer else {
-      throw PCSCStorageCardIO.error(answer, "UPDATE BINARY of page \(page)", reader: card.reader)
+      throw try await refused(
+        PCSCStorageCardIO.error(answer, "UPDATE BINARY of page \(page)", reader: card.reader))
     }
   }
 
-  /// GET_VERSION (`60`, NTAG213/215/216 data sheet §10.1) through direct transmit: the 8
-  /// bytes, or nil when the profile has no direct transmit or the tag does not answer
-  /// (an Ultralight without GET_VERSION).
+  /// Sends one raw tag frame (without CRC_A) through ``rawFrameRoute`` and returns the
+  /// tag's answer. Frames (a PWD_AUTH holds the password) are never logged or put into
+  /// errors; errors name the command code only.
   ///
-  /// - Throws: `ReaderError.Code.tagLost` when the tag left.
-  public func version() async throws(ReaderError) -> [UInt8]? {
-    guard profile.hasDirectTransmit else { return nil }
-    let command: [UInt8]
-    do { command = try DirectTransmitPseudoAPDU(payload: [Self.getVersion]).encodedBytes() } catch { return nil }
-    let response = try await card.transmit(command)
-    guard response.count == Self.versionLength + 2, response.suffix(2) == [0x90, 0x00] else { return nil }
-    return Array(response.prefix(Self.versionLength))
-  }
-
-  /// The first `pageCount` pages, read 4 at a time.
-  ///
-  /// - Throws: as ``readPages(from:)``.
-  public func readImage(pageCount: Int, startingWith known: [UInt8] = []) async throws(ReaderError) -> [UInt8] {
-    var image = known
-    let size = pageCount * Self.pageSize
-    while image.count < size {
-      image += try await readPages(from: image.count / Self.pageSize)
+  /// - Parameter frame: the command bytes, command code first.
+  /// - Throws: `ReaderError.Code.unsupportedFeature` when the profile has no raw-frame
+  ///   route or the reader answers 6A81 (saying which), `ReaderError.Code.tagError` for a
+  ///   NAK or no answer (the tag is activated again), `ReaderError.Code.tagLost` when the
+  ///   tag left.
+  public func transceive(_ frame: [UInt8]) async throws(ReaderError) -> [UInt8] {
+    guard let code = frame.first else { throw ReaderError(.invalidArgument, "an empty tag frame") }
+    let what = "tag command \(Hex.uppercaseString([code]))"
+    guard let route = rawFrameRoute else {
+      throw ReaderError(
+        .unsupportedFeature,
+        "the \(profile.name) reader profile has neither direct transmit (FF 00 00 00) nor the transparent session (FF C2), so \(card.reader) cannot pass \(what) to the tag"
+      )
     }
-    return Array(image.prefix(size))
+    switch route {
+    case .directTransmit:
+      let command: [UInt8]
+      do { command = try DirectTransmitPseudoAPDU(payload: frame).encodedBytes() } catch {
+        throw ReaderError(.invalidArgument, "\(what) does not fit direct transmit: \(error.code)")
+      }
+      let response = try await card.transmit(command)
+      guard response.count >= 2 else {
+        throw ReaderError(.tagError, "direct transmit of \(what): no status word")
+      }
+      let sw = Array(response.suffix(2))
+      if sw == [0x90, 0x00] { return Array(response.dropLast(2)) }
+      if sw == [0x6A, 0x81] {
+        throw ReaderError(
+          .unsupportedFeature,
+          "\(card.reader) answers 6A81 (function not supported) to direct transmit of \(what)")
+      }
+      throw try await refused(
+        ReaderError(
+          .tagError, "direct transmit of \(what) answered \(Hex.uppercaseString(sw)) (a NAK or no answer)"))
+    case .transparentSession:
+      let command: [UInt8]
+      do { command = try TransparentSessionPseudoAPDU.transceive(frame).encodedBytes() } catch {
+        throw ReaderError(.invalidArgument, "\(what) does not fit the transparent session: \(error.code)")
+      }
+      let answer: TransparentSessionPseudoAPDU.Answer
+      do { answer = try TransparentSessionPseudoAPDU.answer(parsing: try await card.transmit(command)) } catch
+      {
+        throw ReaderError(.tagError, "transparent exchange of \(what): \(error)")
+      }
+      switch answer {
+      case .completed(let response):
+        guard let data = response.cardData else {
+          throw try await refused(
+            ReaderError(.tagError, "transparent exchange of \(what): no card data (97)"))
+        }
+        return data
+      case .failed(let sw) where sw.rawValue == 0x6A81, .objectFailed(_, let sw) where sw.rawValue == 0x6A81:
+        throw ReaderError(
+          .unsupportedFeature,
+          "\(card.reader) answers 6A81 (function not supported) to the transparent exchange of \(what)")
+      case .failed(let sw), .objectFailed(_, let sw):
+        throw try await refused(
+          ReaderError(
+            .tagError,
+            "transparent exchange of \(what) answered \(Hex.uppercaseString([sw.sw1, sw.sw2])) (a NAK or no answer)"
+          ))
+      }
+    }
   }
 
-  /// Bytes in a page (T2T 1.0 §2.1).
-  static let pageSize = 4
-  /// GET_VERSION's command code.
-  static let getVersion: UInt8 = 0x60
-  /// GET_VERSION's answer length.
-  static let versionLength = 8
+  /// Activates a tag that refused a command again (it went to IDLE) and returns `error`;
+  /// a tag that left turns the error into `tagLost`.
+  private func refused(_ error: ReaderError) async throws(ReaderError) -> ReaderError {
+    guard error.code == .tagError else { return error }
+    do { try await card.reconnect(.reset) } catch let failure {
+      if failure.code == .tagLost { throw failure }
+    }
+    return error
+  }
 }
 
 /// Block reads and writes of an NFC Forum Type 5 tag (ISO/IEC 15693) in a contactless PC/SC
@@ -165,7 +326,9 @@ public struct PCSCType5BlockTransport: Sendable {
   ///
   /// - Throws: `ReaderError.Code.tagError` when block 0 holds no CC or no variant reads
   ///   block 1, `ReaderError.Code.tagLost` when the tag left.
-  public static func detect(card: PCSCCard, blockSize: Int = 4) async throws(ReaderError) -> PCSCType5BlockTransport {
+  public static func detect(card: PCSCCard, blockSize: Int = 4) async throws(ReaderError)
+    -> PCSCType5BlockTransport
+  {
     let first = PCSCType5BlockTransport(card: card, addressing: .blockInP1P2, blockSize: blockSize)
     let cc = try await first.readBlock(0)
     guard let magic = cc.first, magic == 0xE1 || magic == 0xE2 else {
@@ -189,7 +352,8 @@ public struct PCSCType5BlockTransport: Sendable {
   ///   `ReaderError.Code.tagLost`.
   public func readBlock(_ block: Int) async throws(ReaderError) -> [UInt8] {
     guard (1...255).contains(blockSize),
-      let command = ReadBinaryPseudoAPDU(block: block, addressing: addressing, expectedLength: UInt8(blockSize))
+      let command = ReadBinaryPseudoAPDU(
+        block: block, addressing: addressing, expectedLength: UInt8(blockSize))
     else { throw ReaderError(.invalidArgument, "block \(block) does not fit \(addressing)") }
     let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
     guard case .complete(let bytes) = answer, bytes.count == blockSize else {

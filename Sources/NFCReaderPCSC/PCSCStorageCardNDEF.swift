@@ -4,13 +4,14 @@ import NDEF
 import NFCReader
 import NFCTags
 import PCSCControl
+import Type2NDEF
 
 /// How to reach a storage card (Type 2, MIFARE Classic, Type 5) in a contactless PC/SC
 /// reader: the reader's quirks, the MIFARE Classic keys to try, the ISO/IEC 15693
 /// addressing.
 public struct PCSCStorageCardAccess: Sendable, Hashable {
   /// The reader's profile; nil picks it from the reader name
-  /// (``PCSCControl/StorageCardReaderProfile/matching(readerName:)``).
+  /// (`StorageCardReaderProfile.matching(readerName:)`).
   public var profile: StorageCardReaderProfile?
   /// The MIFARE Classic keys to try per sector (the public keys by default).
   public var keyring: MifareClassicKeyring
@@ -45,7 +46,7 @@ public enum PCSCCardKind: Sendable, Hashable {
 }
 
 /// NDEF on storage cards in a contactless PC/SC reader, with the same tag model as the
-/// libnfc path: Type 2 through ``PCSCType2PageTransport`` and the NFCTags Type 2 codecs,
+/// libnfc path: Type 2 through `Type2NDEFProcedure` over ``PCSCType2PageTransport``,
 /// MIFARE Classic through `MifareClassicNDEFProcedure` over ``PCSCMifareClassicTransport``,
 /// Type 5 through ``PCSCType5BlockTransport`` and the Type 5 codecs, FeliCa (Type 3) through
 /// `Type3NDEFProcedure` over ``PCSCType3Transport``; Type 4 through
@@ -79,11 +80,8 @@ extension PCSCCard {
     switch try await storageKind() {
     case nil: return try await readType4NDEF(options: options)
     case .type2:
-      let (image, variant) = try await type2Image(access)
-      do {
-        let view = try Type2TagView(validating: image.span, variant: variant, options: options)
-        return try view.tlvArea.message(options: options.isLenient ? .lenient : .strict)
-      } catch { throw .tag(error) }
+      let procedure = try await type2Procedure(access: access, options: options)
+      do { return try await procedure.readMessage() } catch { throw PCSCNDEFError(error) }
     case .type5:
       let blocks = try await type5Transport(access)
       let image: [UInt8]
@@ -122,19 +120,16 @@ extension PCSCCard {
     switch try await storageKind() {
     case nil: try await writeType4NDEF(bytes: bytes)
     case .type2:
-      let (image, _) = try await type2Image(access)
-      let plan: TagWritePlan
-      do { plan = try Type2Tag.writePlan(bytes, into: image, options: options) } catch { throw .tag(error) }
-      let pages = PCSCType2PageTransport(card: self, profile: profile(access))
-      for write in plan.writes {
-        do { try await pages.writePage(write.block, write.bytes) } catch { throw .reader(error) }
-      }
+      let procedure = try await type2Procedure(access: access, options: options)
+      do { try await procedure.write(bytes) } catch { throw PCSCNDEFError(error) }
     case .type5:
       let blocks = try await type5Transport(access)
       let image: [UInt8]
       do { image = try await blocks.readImage() } catch { throw .reader(error) }
       let plan: TagWritePlan
-      do { plan = try Type5Tag.writePlan(bytes, into: image, blockSize: blocks.blockSize, options: options) } catch {
+      do {
+        plan = try Type5Tag.writePlan(bytes, into: image, blockSize: blocks.blockSize, options: options)
+      } catch {
         throw .tag(error)
       }
       for write in plan.writes {
@@ -170,9 +165,16 @@ extension PCSCCard {
       var procedure = try await mifareClassicProcedure(sectors: sectors, access: access)
       do { try await procedure.format(keyB: keyB) } catch { throw .mifareClassic(error) }
     case .type2:
-      let (image, variant) = try await type2Image(access)
-      if image[Type2TagView.capabilityContainerOffset] != Type2CapabilityContainer.ndefMagic, let variant {
-        let pages = PCSCType2PageTransport(card: self, profile: profile(access))
+      let procedure = try await type2Procedure(access: access)
+      let pages = procedure.transport
+      let header: [UInt8]
+      do { header = try await procedure.readMemory(0..<Type2NDEFRead.capabilityContainerPage + 1) } catch {
+        throw PCSCNDEFError(error)
+      }
+      // Without a CC, only a product GET_VERSION named gets one (the CC size says nothing).
+      if header[Type2TagView.capabilityContainerOffset] != Type2CapabilityContainer.ndefMagic,
+        let variant = pages.variant
+      {
         let formatted = Type2Tag.formattedImage(variant)
         do {
           for page in 3...4 {
@@ -181,7 +183,7 @@ extension PCSCCard {
         } catch { throw .reader(error) }
         return
       }
-      try await writeNDEF(bytes: [], access: access)
+      do { try await procedure.write([]) } catch { throw PCSCNDEFError(error) }
     case .type5:
       try await writeNDEF(bytes: [], access: access)
     case .type3:
@@ -202,7 +204,7 @@ extension PCSCCard {
     switch try await storageKind() {
     case nil:
       throw .reader(ReaderError(.unsupportedFeature, "a Type 4 tag has no memory image; read its NDEF file"))
-    case .type2: return try await type2Image(access).image
+    case .type2: return try await type2Image(access)
     case .type5:
       let blocks = try await type5Transport(access)
       do { return try await blocks.readImage() } catch { throw .reader(error) }
@@ -249,7 +251,8 @@ extension PCSCCard {
         throw .reader(
           ReaderError(
             .unsupportedFeature,
-            "\(atr.cardName.name ?? "card name \(atr.cardName.rawValue)") in \(reader) has no NDEF mapping here"))
+            "\(atr.cardName.name ?? "card name \(atr.cardName.rawValue)") in \(reader) has no NDEF mapping here"
+          ))
       }
       return memory
     }
@@ -269,7 +272,8 @@ extension PCSCCard {
       throw .reader(ReaderError(.unsupportedFeature, "no MIFARE Classic card has \(sectors) sectors"))
     }
     let transport = PCSCMifareClassicTransport(card: self, profile: profile(access))
-    return MifareClassicNDEFProcedure(transport: transport, kind: kind, keyring: access.keyring, options: options)
+    return MifareClassicNDEFProcedure(
+      transport: transport, kind: kind, keyring: access.keyring, options: options)
   }
 
   /// The Type 2 products a storage-card name covers: NN 0003 is Ultralight and every NTAG,
@@ -282,29 +286,63 @@ extension PCSCCard {
     }
   }
 
-  /// The whole Type 2 image and its product: GET_VERSION names it where the reader passes
-  /// raw commands, else the CC's size byte among the products the ATR's card name covers;
-  /// an unknown size reads the header and the data area the CC announces.
-  private func type2Image(_ access: PCSCStorageCardAccess) async throws(PCSCNDEFError)
-    -> (image: [UInt8], variant: Type2TagVariant?)
+  /// The Type 2 NDEF procedure (shared with libnfc) over this card's
+  /// ``PCSCType2PageTransport`` (GET_VERSION first where the reader passes raw frames).
+  ///
+  /// - Parameters:
+  ///   - access: the reader profile.
+  ///   - options: strict or lenient decoding.
+  /// - Throws: ``PCSCNDEFError/reader(_:)`` when the tag left.
+  public func type2Procedure(access: PCSCStorageCardAccess, options: TagDecodingOptions = .strict)
+    async throws(PCSCNDEFError) -> Type2NDEFProcedure<PCSCType2PageTransport>
   {
-    let pages = PCSCType2PageTransport(card: self, profile: profile(access))
-    var candidates = Type2TagVariant.all
-    if case .storage(let atr, _)? = try? await kind() { candidates = Self.type2Candidates(atr.cardName) }
     do {
-      let header = try await pages.readImage(pageCount: 4)
-      let version = try await pages.version()
-      let ccSize = header[Type2TagView.capabilityContainerOffset + 2]
-      let variant =
-        version.flatMap { version in Type2TagVariant.all.first { $0.version == version } }
-        ?? candidates.first { $0.capabilityContainer.size == ccSize }
-      let pageCount = variant?.pageCount ?? (4 + (Int(ccSize) * 8 + 3) / 4)
-      return (try await pages.readImage(pageCount: pageCount, startingWith: header), variant)
+      let transport = try await PCSCType2PageTransport.connect(card: self, profile: profile(access))
+      return Type2NDEFProcedure(transport: transport, options: options)
     } catch { throw .reader(error) }
   }
 
-  private func type5Transport(_ access: PCSCStorageCardAccess) async throws(PCSCNDEFError) -> PCSCType5BlockTransport {
-    if let addressing = access.type5Addressing { return PCSCType5BlockTransport(card: self, addressing: addressing) }
+  /// The storage-card name in the ATR (a Type 2 tag's: Ultralight and every NTAG,
+  /// Ultralight C, Ultralight EV1).
+  private func type2CardName() async throws(PCSCNDEFError) -> StorageCardName {
+    let kind: PCSCCardKind
+    do { kind = try await self.kind() } catch { throw .reader(error) }
+    guard case .storage(let atr, _) = kind else { return .mifareUltralight }
+    return atr.cardName
+  }
+
+  /// Every page of the Type 2 tag: GET_VERSION names the product where the reader passes
+  /// raw frames, else the CC's size byte among the products the ATR's card name covers;
+  /// an unknown size reads the header and the data area the CC announces.
+  private func type2Image(_ access: PCSCStorageCardAccess) async throws(PCSCNDEFError) -> [UInt8] {
+    let procedure = try await type2Procedure(access: access)
+    let candidates = Self.type2Candidates(try await type2CardName())
+    do {
+      let header = try await procedure.readMemory(0..<Type2NDEFRead.capabilityContainerPage + 1)
+      let ccSize = header[Type2TagView.capabilityContainerOffset + 2]
+      let variant = procedure.transport.variant ?? candidates.first { $0.capabilityContainer.size == ccSize }
+      let pageCount = min(
+        variant?.pageCount ?? (4 + (Int(ccSize) * 8 + 3) / 4), Type2NDEFRead.maximumPageCount)
+      return header + (try await procedure.readMemory(Type2NDEFRead.capabilityContainerPage + 1..<pageCount))
+    } catch { throw PCSCNDEFError(error) }
+  }
+
+  private func type5Transport(_ access: PCSCStorageCardAccess) async throws(PCSCNDEFError)
+    -> PCSCType5BlockTransport
+  {
+    if let addressing = access.type5Addressing {
+      return PCSCType5BlockTransport(card: self, addressing: addressing)
+    }
     do { return try await PCSCType5BlockTransport.detect(card: self) } catch { throw .reader(error) }
+  }
+}
+
+extension PCSCNDEFError {
+  /// The Type 2 procedure's error as a PC/SC NDEF error (`reader` or `tag`, kept whole).
+  init(_ error: Type2NDEFError) {
+    switch error {
+    case .reader(let failure): self = .reader(failure)
+    case .tag(let failure): self = .tag(failure)
+    }
   }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import NFCReader
 import NFCReaderLibNFC
+import NFCReaderPCSC
 import NFCTags
 import NFCWire
 import Type2NDEF
@@ -12,7 +13,8 @@ import Type2NDEF
 
 /// `tapwire-nfc ntag info|auth|protect|unprotect`: the NTAG21x and Ultralight EV1 commands
 /// (GET_VERSION, READ_SIG, READ_CNT, PWD_AUTH) and password protection in the tearing-safe
-/// order of `NtagProtectionPlan` (NTAG213/215/216 data sheet §8.8, §10).
+/// order of `NtagProtectionPlan` (NTAG213/215/216 data sheet §8.8, §10), on a libnfc
+/// device (`--device`) or a PC/SC reader (`--pcsc`), the same `Ntag` over either transport.
 ///
 /// The password (8 hex digits, PWD as sent in PWD_AUTH) comes from `--password-file FILE`
 /// (its first line), `--password-env NAME` (an environment variable), or a prompt on the
@@ -20,10 +22,11 @@ import Type2NDEF
 /// an argument (other users see arguments), never echoed, printed or logged.
 enum NtagCommands {
   static let usage = """
-    usage: tapwire-nfc ntag info [--device CONNSTRING] [--timeout SECONDS]
-           tapwire-nfc ntag auth [--device CONNSTRING] [PASSWORD SOURCE] [--pack HEX]
-           tapwire-nfc ntag protect [--device CONNSTRING] [PASSWORD SOURCE] --pack HEX [--from PAGE] [--read-protect] [--attempts N]
-           tapwire-nfc ntag unprotect [--device CONNSTRING] [PASSWORD SOURCE] [--pack HEX]
+    usage: tapwire-nfc ntag info [READER] [--timeout SECONDS]
+           tapwire-nfc ntag auth [READER] [PASSWORD SOURCE] [--pack HEX]
+           tapwire-nfc ntag protect [READER] [PASSWORD SOURCE] --pack HEX [--from PAGE] [--read-protect] [--attempts N]
+           tapwire-nfc ntag unprotect [READER] [PASSWORD SOURCE] [--pack HEX]
+      READER: --device CONNSTRING | --pcsc READER [--reader-profile ID]
       PASSWORD SOURCE: --password-file FILE | --password-env NAME | (a prompt, echo off)
     """
 
@@ -44,6 +47,13 @@ enum NtagCommands {
       TapwireNFC.fail("--attempts needs a number 0...7 (0: no limit)")
     }
     let password = subcommand == "info" ? nil : readPassword(rest)
+    let request = Request(
+      subcommand: subcommand, password: password, acknowledge: pack, firstProtectedPage: from ?? 4,
+      readProtected: rest.contains("--read-protect"), attemptLimit: attempts ?? 0)
+    if rest.contains("--pcsc") {
+      await runPCSC(request, rest)
+      return
+    }
     let (reader, tag) = await TapwireNFC.openAndWait(rest, kinds: "an NTAG21x or Ultralight EV1 tag") {
       if case .type2 = $0.kind { return true }
       return false
@@ -54,41 +64,88 @@ enum NtagCommands {
       await reader.close()
       TapwireNFC.fail("\(description): \(error)", status: 1)
     }
-    let ntag = Ntag(transport: transport)
     do throws(Type2NDEFError) {
-      switch subcommand {
-      case "info":
-        let lines = try await info(ntag, transport)
-        await reader.close()
-        print(([description] + lines).joined(separator: "\n"))
-      case "auth":
-        let answer = try await ntag.authenticate(password!, acknowledge: pack)
-        await reader.close()
-        print("\(description): password accepted, PACK \(pack == nil ? Hex.string(answer.bytes) : "matches")")
-      case "protect":
-        let variant = try requireVariant(transport, description)
-        let plan = try await ntag.protect(
-          variant, password: password!, acknowledge: pack!, firstProtectedPage: from!,
-          readProtected: rest.contains("--read-protect"), attemptLimit: attempts!)
-        await reader.close()
-        print(
-          "\(description): \(plan); pages from \(from!) need the password for \(rest.contains("--read-protect") ? "reads and writes" : "writes")"
-        )
-      default:
-        let variant = try requireVariant(transport, description)
-        let plan = try await ntag.unprotect(variant, password: password!, acknowledge: pack)
-        await reader.close()
-        print("\(description): \(plan); no page needs the password now")
-      }
+      let output = try await perform(request, Ntag(transport: transport), description: description)
+      await reader.close()
+      print(output)
     } catch {
       await reader.close()
       TapwireNFC.fail("ntag \(subcommand) on \(description) failed: \(explain(error))", status: 1)
     }
   }
 
+  /// What one `ntag` run does, its options checked and its password read.
+  struct Request: Sendable {
+    /// info, auth, protect or unprotect.
+    var subcommand: String
+    /// PWD (not for info).
+    var password: NtagPassword?
+    /// `--pack`.
+    var acknowledge: NtagPasswordAcknowledge?
+    /// `--from` (AUTH0).
+    var firstProtectedPage: UInt8
+    /// `--read-protect` (PROT).
+    var readProtected: Bool
+    /// `--attempts` (AUTHLIM).
+    var attemptLimit: UInt8
+  }
+
+  /// `ntag ... --pcsc READER [--reader-profile ID]`: the same commands on the Type 2 tag a
+  /// PC/SC reader holds, its raw frames through the profile's direct transmit or
+  /// transparent session (``PCSCType2PageTransport``).
+  static func runPCSC(_ request: Request, _ arguments: [String]) async {
+    let access = PCSCStorageCommands.access(arguments)
+    let (_, output) = await PCSCStorageCommands.session(
+      arguments, working: "Talking to the tag", success: "Done"
+    ) { card throws(ReaderError) -> String in
+      guard case .storage(_, .type2?) = try await card.kind() else {
+        throw ReaderError(
+          .unsupportedFeature,
+          "ntag needs an NTAG21x or Ultralight EV1 tag; the card in \(card.reader) is no Type 2 tag")
+      }
+      let profile = access.profile ?? .matching(readerName: card.reader)
+      let transport = try await PCSCType2PageTransport.connect(card: card, profile: profile)
+      let description = "the Type 2 tag in \(card.reader)"
+      do throws(Type2NDEFError) {
+        return try await perform(request, Ntag(transport: transport), description: description)
+      } catch {
+        throw ReaderError(
+          error.readerCode ?? .tagError,
+          "ntag \(request.subcommand) on \(description) failed: \(explain(error))")
+      }
+    }
+    print(output)
+  }
+
+  /// Runs `request` over any transport and returns what to print.
+  static func perform<Transport: Type2PageTransport>(
+    _ request: Request, _ ntag: Ntag<Transport>, description: String
+  ) async throws(Type2NDEFError) -> String {
+    switch request.subcommand {
+    case "info":
+      return ([description] + (try await info(ntag))).joined(separator: "\n")
+    case "auth":
+      let answer = try await ntag.authenticate(request.password!, acknowledge: request.acknowledge)
+      return
+        "\(description): password accepted, PACK \(request.acknowledge == nil ? Hex.string(answer.bytes) : "matches")"
+    case "protect":
+      let variant = try requireVariant(ntag.transport.variant)
+      let plan = try await ntag.protect(
+        variant, password: request.password!, acknowledge: request.acknowledge!,
+        firstProtectedPage: request.firstProtectedPage, readProtected: request.readProtected,
+        attemptLimit: request.attemptLimit)
+      return
+        "\(description): \(plan); pages from \(request.firstProtectedPage) need the password for \(request.readProtected ? "reads and writes" : "writes")"
+    default:
+      let variant = try requireVariant(ntag.transport.variant)
+      let plan = try await ntag.unprotect(
+        variant, password: request.password!, acknowledge: request.acknowledge)
+      return "\(description): \(plan); no page needs the password now"
+    }
+  }
+
   /// The `info` lines: chip, GET_VERSION, signature, counter and protection state.
-  static func info(_ ntag: Ntag<LibNFCType2Transport>, _ transport: LibNFCType2Transport)
-    async throws(Type2NDEFError)
+  static func info<Transport: Type2PageTransport>(_ ntag: Ntag<Transport>) async throws(Type2NDEFError)
     -> [String]
   {
     guard let version = try await ntag.version() else {
@@ -124,10 +181,8 @@ enum NtagCommands {
     return lines
   }
 
-  static func requireVariant(_ transport: LibNFCType2Transport, _ description: String) throws(Type2NDEFError)
-    -> Type2TagVariant
-  {
-    guard let variant = transport.variant, variant.passwordConfigurationPages != nil else {
+  static func requireVariant(_ variant: Type2TagVariant?) throws(Type2NDEFError) -> Type2TagVariant {
+    guard let variant, variant.passwordConfigurationPages != nil else {
       throw .tag(NFCTagError(.passwordProtectionNotSupported, offset: 0))
     }
     return variant
@@ -135,6 +190,8 @@ enum NtagCommands {
 
   static func explain(_ error: Type2NDEFError) -> String {
     switch error {
+    case .reader(let failure) where failure.code == .unsupportedFeature:
+      return "the reader cannot pass the tag's own commands (\(failure))"
     case .reader(let failure) where failure.code == .tagError:
       return "the tag refused: a wrong password, the attempt limit reached, or a protected page (\(failure))"
     case .tag(let failure) where failure.code == .passwordAcknowledgeMismatch:
@@ -205,5 +262,13 @@ enum NtagCommands {
     #endif
     FileHandle.standardError.write(Data(text.utf8))
     return readLine(strippingNewline: true) ?? ""
+  }
+}
+
+extension Type2NDEFError {
+  /// The reader error's code, `nil` for a tag-layout error.
+  var readerCode: ReaderError.Code? {
+    guard case .reader(let error) = self else { return nil }
+    return error.code
   }
 }

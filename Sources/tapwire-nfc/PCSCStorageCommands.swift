@@ -100,7 +100,8 @@ enum PCSCStorageCommands {
     }
     guard readBack == message else {
       TapwireNFC.fail(
-        "verify failed on \(reader): wrote \(Hex.string(message)), read back \(Hex.string(readBack))", status: 1)
+        "verify failed on \(reader): wrote \(Hex.string(message)), read back \(Hex.string(readBack))",
+        status: 1)
     }
     print("wrote \(message.count) byte\(message.count == 1 ? "" : "s") to the tag in \(reader), verified")
     print(Hex.string(message))
@@ -206,7 +207,8 @@ extension PCSCNDEFError {
   var readerError: ReaderError? {
     switch self {
     case .reader(let error): error
-    case .mifareClassic(let error): error.readerError ?? (error.code == .tagLost ? ReaderError(.tagLost, "") : nil)
+    case .mifareClassic(let error):
+      error.readerError ?? (error.code == .tagLost ? ReaderError(.tagLost, "") : nil)
     default: nil
     }
   }

@@ -9,7 +9,10 @@ import PN532Simulator
 /// UPDATE BINARY, direct transmit) by running the tag's own commands.
 ///
 /// The tag's memory and rules are the PN532 simulator's, not a copy: ``SimulatedType2Tag``
-/// for Type 2 (READ, WRITE, GET_VERSION, FAST_READ through direct transmit) and
+/// for Type 2 (READ and WRITE through READ/UPDATE BINARY; GET_VERSION, FAST_READ,
+/// READ_SIG, READ_CNT and PWD_AUTH with AUTH0, PROT and AUTHLIM through direct transmit or
+/// the transparent session, where the profile has one; a NAK sends the tag to IDLE until
+/// the reader activates it again, which also ends its authentication) and
 /// ``MifareClassicCardModel`` for MIFARE Classic (keys, access bits, halt after a refused
 /// key). ISO/IEC 15693 is a plain block memory (READ SINGLE BLOCK/WRITE SINGLE BLOCK have
 /// no rules beyond the block range here).
@@ -30,8 +33,10 @@ struct StorageCardReader {
     /// A reader that answers 6A81 (function not supported) to everything but READ BINARY
     /// and UPDATE BINARY.
     case minimal
-    /// A reader with the PC/SC Part 3 supplement's transparent session `FF C2` and no key
-    /// memory or direct transmit (6A81 for those).
+    /// A PC/SC Part 3 reader with the transparent session `FF C2` (raw frames in
+    /// Transparent Exchange `95`, answers in `97`; the supplement as wsrf2009/contactless-driver
+    /// `pcsc.c` implements it), standard status words, volatile key slots 00-1F, no direct
+    /// transmit.
     case transparent
   }
 
@@ -66,13 +71,13 @@ struct StorageCardReader {
   /// Whether the card is halted (a refused key) or idle (a refused read or write): it answers
   /// nothing until the reader activates it again (a reset).
   private(set) var halted = false
-  /// Whether a transparent session is open (`FF C2` Start Session).
-  var transparentSessionOpen = false
 
   /// ACS key slots (ACR122T API §5.1: 00-01).
   static let acsSlots: ClosedRange<UInt8> = 0x00...0x01
   /// OMNIKEY key slots here (the real range is unverified; 00-1F is enough for tests).
   static let omnikeySlots: ClosedRange<UInt8> = 0x00...0x1F
+  /// The transparent-session reader's volatile key slots (made up: 00-1F).
+  static let transparentSlots: ClosedRange<UInt8> = 0x00...0x1F
 
   init(profile: Profile, tag: Tag, uid: [UInt8], cardName: StorageCardName, standard: StorageCardStandard) {
     self.profile = profile
@@ -95,11 +100,29 @@ struct StorageCardReader {
   /// reader keeps its keys.
   mutating func reset() {
     halted = false
-    transparentSessionOpen = false
-    if case .mifareClassic(var card) = tag {
+    switch tag {
+    case .mifareClassic(var card):
       card.halt()
       tag = .mifareClassic(card)
+    case .type2(var type2):
+      type2.halt()
+      tag = .type2(type2)
+    case .type5, .felica: break
     }
+  }
+
+  /// A Type 2 command for the tag in the field: its answer, nil for a NAK or silence (the
+  /// tag then goes to IDLE and forgets PWD_AUTH until the reader activates it again; T2T
+  /// 1.0 §5, NTAG213/215/216 §9.3).
+  private mutating func type2Answer(_ command: [UInt8]) -> [UInt8]? {
+    guard case .type2(var type2) = tag, !halted else { return nil }
+    let answer = type2.answer(command)
+    if answer == nil {
+      type2.halt()
+      halted = true
+    }
+    tag = .type2(type2)
+    return answer
   }
 
   // MARK: Status words
@@ -141,12 +164,14 @@ struct StorageCardReader {
     case UpdateBinaryPseudoAPDU.instruction:
       guard let command = try? UpdateBinaryPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
       return update(command)
-    case TransparentSessionPseudoAPDU.instruction:
-      return transparentSession(bytes)
     case DirectTransmitPseudoAPDU.instruction:
       guard profile == .acs else { return [0x6A, 0x81] }
       guard let command = try? DirectTransmitPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
       return directTransmit(command.payload)
+    case TransparentSessionPseudoAPDU.instruction:
+      guard profile == .transparent else { return [0x6A, 0x81] }
+      guard let command = try? TransparentSessionPseudoAPDU(parsing: bytes) else { return failure(0x6700) }
+      return transparentSession(command)
     default:
       return [0x6A, 0x81]
     }
@@ -172,7 +197,9 @@ struct StorageCardReader {
     }
     switch profile {
     case .acs:
-      guard !structure.isNonVolatile, Self.acsSlots.contains(command.keyNumber) else { return failure(0x6300) }
+      guard !structure.isNonVolatile, Self.acsSlots.contains(command.keyNumber) else {
+        return failure(0x6300)
+      }
       volatileKeys[command.keyNumber] = command.key
     case .omnikey:
       guard structure.isNonVolatile else { return failure(0x6986) }
@@ -180,10 +207,17 @@ struct StorageCardReader {
       nonVolatileKeys[command.keyNumber] = command.key
     case .scm:
       guard !structure.isNonVolatile else { return failure(0x6387) }
-      guard command.keyNumber == StorageCardKeyType.keyA.rawValue || command.keyNumber == StorageCardKeyType.keyB.rawValue
+      guard
+        command.keyNumber == StorageCardKeyType.keyA.rawValue
+          || command.keyNumber == StorageCardKeyType.keyB.rawValue
       else { return failure(0x6388) }
       volatileKeys[command.keyNumber] = command.key
-    case .minimal, .transparent:
+    case .transparent:
+      guard !structure.isNonVolatile, Self.transparentSlots.contains(command.keyNumber) else {
+        return failure(0x6986)
+      }
+      volatileKeys[command.keyNumber] = command.key
+    case .minimal:
       return [0x6A, 0x81]
     }
     return Self.ok
@@ -201,10 +235,10 @@ struct StorageCardReader {
     }
     let stored: [UInt8]?
     switch profile {
-    case .acs: stored = volatileKeys[keyNumber]
+    case .acs, .transparent: stored = volatileKeys[keyNumber]
     case .omnikey: stored = nonVolatileKeys[keyNumber]
     case .scm: stored = volatileKeys[keyType.rawValue]
-    case .minimal, .transparent: stored = nil
+    case .minimal: stored = nil
     }
     guard let key = stored else { return failure(0x6988) }
     guard block >= 0, block < card.product.blockCount else { return failure(0x6581) }
@@ -222,19 +256,19 @@ struct StorageCardReader {
   private mutating func read(_ command: ReadBinaryPseudoAPDU) -> [UInt8] {
     let le = Int(command.expectedLength)
     switch tag {
-    case .type2(var type2):
+    case .type2(let type2):
       guard let page = StorageCardAddressing.type2Page.block(forParameters: command.parameters) else {
         return failure(0x6B00)
       }
       let count = le == 0 ? StorageCardAddressing.type2ReadLength : le
       guard count <= StorageCardAddressing.type2ReadLength else { return failure(0x6700) }
-      guard page < type2.product.pageCount, let bytes = type2.answer([0x30, UInt8(page)]) else {
+      guard page < type2.product.pageCount, let bytes = type2Answer([0x30, UInt8(page)]) else {
         return failure(0x6A82)
       }
-      tag = .type2(type2)
       return Array(bytes.prefix(count)) + Self.ok
     case .mifareClassic(var card):
-      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters) else {
+      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters)
+      else {
         return failure(0x6B00)
       }
       guard le == 0 || le == MifareClassicCardModel.blockSize else { return failure(0x6700) }
@@ -265,17 +299,17 @@ struct StorageCardReader {
   /// block, one ISO/IEC 15693 block.
   private mutating func update(_ command: UpdateBinaryPseudoAPDU) -> [UInt8] {
     switch tag {
-    case .type2(var type2):
+    case .type2(let type2):
       guard let page = StorageCardAddressing.type2Page.block(forParameters: command.parameters) else {
         return failure(0x6B00)
       }
       guard command.data.count == StorageCardAddressing.type2WriteLength else { return failure(0x6700) }
       guard page < type2.product.pageCount else { return failure(0x6A82) }
-      guard type2.answer([0xA2, UInt8(page)] + command.data) != nil else { return failure(0x6986) }
-      tag = .type2(type2)
+      guard type2Answer([0xA2, UInt8(page)] + command.data) != nil else { return failure(0x6986) }
       return Self.ok
     case .mifareClassic(var card):
-      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters) else {
+      guard let block = StorageCardAddressing.mifareClassicBlock.block(forParameters: command.parameters)
+      else {
         return failure(0x6B00)
       }
       guard command.data.count == MifareClassicCardModel.blockSize else { return failure(0x6700) }
@@ -308,9 +342,61 @@ struct StorageCardReader {
   /// or a card that takes no raw frames here, is 6300.
   private mutating func directTransmit(_ payload: [UInt8]) -> [UInt8] {
     if case .felica = tag { return feliCaDirectTransmit(payload) }
-    guard case .type2(var type2) = tag, let answer = type2.answer(payload) else { return failure(0x6300) }
-    tag = .type2(type2)
+    guard let answer = type2Answer(payload) else { return failure(0x6300) }
     return answer + Self.ok
+  }
+
+  /// The transparent session (Part 3 supplement, as wsrf2009/contactless-driver `pcsc.c`
+  /// answers it): Manage Session objects are acknowledged; a Transparent Exchange
+  /// transceive `95` sends its frame to the Type 2 tag or FeliCa card and answers `C0 03 00 90 00`,
+  /// `92 01 00`, `96 02 00 00`, `97 L answer`; a NAK or no answer is `C0 03 00 64 01`
+  /// (no answer from the card); anything else `C0 03 index 6A 81`. The outer status word is
+  /// 9000 throughout.
+  private mutating func transparentSession(_ command: TransparentSessionPseudoAPDU) -> [UInt8] {
+    var objects: [TransparentDataObject] = []
+    var status: [UInt8] = [0x00, 0x90, 0x00]
+    for (index, object) in command.objects.enumerated() {
+      let known: Bool
+      switch (command.function, object.tag) {
+      case (.manageSession, 0x81), (.manageSession, 0x82), (.manageSession, 0x83), (.manageSession, 0x84),
+        (.manageSession, 0x5F46), (.transparentExchange, 0x90), (.transparentExchange, 0x91),
+        (.transparentExchange, 0x92):
+        known = true
+      case (.transparentExchange, 0x95):
+        let answer: [UInt8]?
+        switch tag {
+        case .type2: answer = type2Answer(object.value)
+        case .felica(var felica):
+          answer = felica.answer(object.value)
+          tag = .felica(felica)
+        default:
+          status = [UInt8(truncatingIfNeeded: index), 0x6A, 0x81]
+          return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)])
+        }
+        guard let answer else {
+          status = [UInt8(truncatingIfNeeded: index), 0x64, 0x01]
+          return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)])
+        }
+        objects += [
+          .receiveBitFraming(0), TransparentDataObject(tag: 0x96, value: [0x00, 0x00]),
+          TransparentDataObject(tag: 0x97, value: answer),
+        ]
+        known = true
+      default:
+        known = false
+      }
+      guard known else {
+        status = [UInt8(truncatingIfNeeded: index), 0x6A, 0x81]
+        return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)])
+      }
+    }
+    return Self.sessionAnswer([TransparentDataObject(tag: 0xC0, value: status)] + objects)
+  }
+
+  /// Data objects and 9000 (a value too long for the encoding would be a bug here: 6F00).
+  private static func sessionAnswer(_ objects: [TransparentDataObject]) -> [UInt8] {
+    guard let bytes = try? TransparentDataObject.encode(objects) else { return [0x6F, 0x00] }
+    return bytes + ok
   }
 }
 
@@ -351,7 +437,9 @@ extension StorageCardReader {
         guard let made = try? SimulatedType2Tag(product: product, memory: image) else { return nil }
         tag = made
       } else {
-        guard let made = try? SimulatedType2Tag(product: product, uid: uid ?? [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
+        guard
+          let made = try? SimulatedType2Tag(
+            product: product, uid: uid ?? [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
         else { return nil }
         tag = made
       }
@@ -369,12 +457,14 @@ extension StorageCardReader {
         guard let made = try? SimulatedMifareClassicTag(product: product, memory: image) else { return nil }
         card = made
       } else {
-        guard let made = try? SimulatedMifareClassicTag(product: product, uid: uid ?? [0xA1, 0xB2, 0xC3, 0xD4])
+        guard
+          let made = try? SimulatedMifareClassicTag(product: product, uid: uid ?? [0xA1, 0xB2, 0xC3, 0xD4])
         else { return nil }
         card = made
       }
       return StorageCardReader(
-        profile: profile, tag: .mifareClassic(card.card), uid: card.uid, cardName: name, standard: .iso14443APart3)
+        profile: profile, tag: .mifareClassic(card.card), uid: card.uid, cardName: name,
+        standard: .iso14443APart3)
     case "iso15693":
       // ICODE SLIX: 28 blocks of 4 bytes (NXP SL2S2002 §8.1).
       let blockSize = 4
@@ -383,7 +473,8 @@ extension StorageCardReader {
         memory.count % blockSize == 0
       else { return nil }
       return StorageCardReader(
-        profile: profile, tag: .type5(Type5Memory(memory: memory, blockSize: blockSize, addressing: addressing)),
+        profile: profile,
+        tag: .type5(Type5Memory(memory: memory, blockSize: blockSize, addressing: addressing)),
         uid: uid ?? [0xE0, 0x04, 0x01, 0x50, 0x12, 0x34, 0x56, 0x78], cardName: .icodeSLI,
         standard: .iso15693Part3)
     case "felica":

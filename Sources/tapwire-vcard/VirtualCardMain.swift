@@ -26,8 +26,8 @@ import NFCWire
 ///                              firmware (StorageCardReader): KIND ntag213,
 ///                              ntag215, ntag216, ultralight, ultralight-ev1,
 ///                              mfc-mini, mfc-1k, mfc-4k, iso15693, felica;
-///                              PROFILE acs (default), omnikey, scm, minimal,
-///                              transparent; image: the
+///                              PROFILE acs (default), omnikey, scm, transparent
+///                              (FF C2), minimal; image: the
 ///                              whole memory; after N: it leaves on the
 ///                              (N+1)th APDU; addressing (iso15693): p1
 ///                              (default), p1p2 or byte

@@ -241,12 +241,16 @@ enum ReaderCommands {
   }
 
   static let ntagUsage = """
-    usage: tapwire ntag info [--device CONNSTRING] [--timeout SECONDS]
-           tapwire ntag auth [--device CONNSTRING] [PASSWORD] [--pack HEX]
-           tapwire ntag protect [--device CONNSTRING] [PASSWORD] --pack HEX [--from PAGE] [--read-protect] [--attempts N]
-           tapwire ntag unprotect [--device CONNSTRING] [PASSWORD] [--pack HEX]
+    usage: tapwire ntag info [READER] [--timeout SECONDS]
+           tapwire ntag auth [READER] [PASSWORD] [--pack HEX]
+           tapwire ntag protect [READER] [PASSWORD] --pack HEX [--from PAGE] [--read-protect] [--attempts N]
+           tapwire ntag unprotect [READER] [PASSWORD] [--pack HEX]
 
       Waits for an NTAG21x or MIFARE Ultralight EV1 tag (NTAG213/215/216 data sheet §8.8, §10).
+      READER: --device CONNSTRING (libnfc), or --pcsc READER [--reader-profile ID] for a
+      PC/SC reader (pcscd): pages through READ/UPDATE BINARY, the tag's own commands
+      through the reader's direct transmit (ACS) or transparent session (FF C2); a reader
+      with neither (or one that answers 6A81) gives an error that says so.
       info       the exact chip from GET_VERSION, the originality signature (READ_SIG, not
                  verified), the NFC counter (READ_CNT) and the password protection state
       auth       PWD_AUTH; with --pack, the tag's answer must be that PACK
@@ -265,6 +269,7 @@ enum ReaderCommands {
     examples:
       tapwire ntag info --device pn532_uart:/dev/pts/3
       tapwire ntag protect --device pn532_uart:/dev/pts/3 --password-file pwd.txt --pack A55A --read-protect --attempts 5
+      tapwire ntag info --pcsc "ACS ACR122U PICC Interface 00 00"
     """
 
   /// `tapwire ntag`: checks the options here, runs `tapwire-nfc ntag`.
@@ -277,7 +282,7 @@ enum ReaderCommands {
     guard let subcommand = arguments.first, subcommands.contains(subcommand) else {
       Tapwire.fail("ntag needs one of: \(subcommands.joined(separator: ", "))")
     }
-    var options = ["--device", "--timeout"]
+    var options = ["--device", "--pcsc", "--reader-profile", "--timeout"]
     if subcommand != "info" { options += ["--password-file", "--password-env", "--pack"] }
     if subcommand == "protect" { options += ["--from", "--attempts"] }
     var rest = arguments.dropFirst()

@@ -100,7 +100,7 @@ public struct Type2NDEFRead: Sendable {
   ///   of the wrong size; then, at absolute image offsets, ``NFCTagError/Code/invalidMagic``
   ///   (12), ``NFCTagError/Code/unsupportedVersion`` (13, strict),
   ///   ``NFCTagError/Code/dataAreaExceedsImage`` (14, strict, the CC declares more than
-  ///   the user memory of ``variant`` holds), and the TLV errors of ``TagTLVScanner/next()`` and
+  ///   the user memory of ``variant`` holds, or past page FF without a variant), and the TLV errors of ``TagTLVScanner/next()`` and
   ///   ``NFCTagError/Code/tooManyTLVs``. After an error the read stays where it was.
   public mutating func received(_ bytes: [UInt8]) throws(NFCTagError) {
     guard let pages = nextPages else { throw NFCTagError(.procedureFinished, offset: 0) }
@@ -207,11 +207,14 @@ public struct Type2NDEFRead: Sendable {
       guard options.isLenient else { throw NFCTagError(.unsupportedVersion, offset: offset &+ 1) }
       warnings.append(NFCTagWarning(.unsupportedVersion, offset: offset &+ 1))
     }
+    // READ addresses pages 00-FF (T2T 1.0 §5.1): without a known chip the data area ends
+    // there at the latest (a larger tag needs SECTOR_SELECT, which this read does not do).
+    let readableEnd = (userPageCount ?? Self.maximumPageCount) &* Type2Tag.pageSize
     var end = Type2TagView.dataAreaOffset &+ cc.dataAreaSize
-    if let userPageCount, end > userPageCount &* Type2Tag.pageSize {
+    if end > readableEnd {
       guard options.isLenient else { throw NFCTagError(.dataAreaExceedsImage, offset: offset &+ 2) }
       warnings.append(NFCTagWarning(.dataAreaExceedsImage, offset: offset &+ 2))
-      end = userPageCount &* Type2Tag.pageSize
+      end = readableEnd
     }
     capabilityContainer = cc
     dataAreaEnd = end

@@ -403,7 +403,8 @@ struct StorageCardReader {
 extension StorageCardReader {
   /// The card kinds `insert storage KIND` takes.
   static let kinds = [
-    "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1", "mfc-mini", "mfc-1k", "mfc-4k", "iso15693",
+    "ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1", "mfc-mini", "mfc-1k", "mfc-4k",
+    "iso15693",
     "felica",
   ]
 

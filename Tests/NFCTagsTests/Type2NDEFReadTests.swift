@@ -129,6 +129,22 @@ struct Type2NDEFReadTests {
     #expect(unbounded.last?.upperBound == 40)
   }
 
+  /// A CC declaring more than READ can address (size FFh: 2,040 bytes past page FF) on an
+  /// unknown chip: strict stops at the CC (offset 14); lenient warns and reads no page past
+  /// FF, filling it with a value that runs to the end (found by FuzzTagImages, which saw a
+  /// read of page 256).
+  @Test func aDataAreaPastPageFFIsBoundedWithoutAVariant() throws {
+    let image = type2Image(pageCount: 256, dataAreaSize: 2040, tlvs: ndefHeader(1_500) + valueBytes(1_000))
+    #expect(throws: NFCTagError(.dataAreaExceedsImage, offset: 14)) {
+      try runType2Read(image, maximumPages: 4)
+    }
+    let (read, pages) = try runType2Read(image, maximumPages: 62, options: .lenient)
+    #expect(pages.allSatisfy { $0.upperBound <= 256 }, "\(pages)")
+    #expect(pages.last?.upperBound == 256)
+    #expect(read.warnings.contains(NFCTagWarning(.dataAreaExceedsImage, offset: 14)))
+    #expect(read.isComplete)
+  }
+
   /// A Memory Control TLV reserving bytes 48-55 inside the data area (position 30h,
   /// 16 bytes per page): the NDEF value skips them and is read through them.
   @Test func reservedAreaInsideTheValue() throws {

@@ -26,8 +26,8 @@ public enum TagImageOracle {
   }
 
   /// Type 2 reads in the fewest round trips (`Type2NDEFRead`) against the whole-image
-  /// decoder, the input taken as a tag's first 256 pages (zeros after it) and read 1, 4 and
-  /// 62 pages at a time: the plan asks only for pages 0-255 within the read size, ends
+  /// decoder, the input taken as a tag's first 256 pages (zeros after it) and read 4 pages
+  /// (READ, READ BINARY) and 62 pages (FAST_READ on a PN53x) at a time: the plan asks only for pages 0-255 within the read size, ends
   /// within 256 reads, and wherever the whole image decodes strictly (a CC data area within
   /// the 256 pages) finds the same NDEF message bytes.
   static func checkType2Read(_ bytes: [UInt8]) throws(OracleFailure) {
@@ -41,7 +41,7 @@ public enum TagImageOracle {
     {
       whole = view.tlvArea.assembledNDEFBytes()
     }
-    for maximum in [1, 4, 62] {
+    for maximum in [4, 62] {
       var read = Type2NDEFRead(maximumPagesPerRead: maximum)
       var reads = 0
       var failure: NFCTagError? = nil

@@ -34,6 +34,19 @@ public struct TagTLVScanner: ~Escapable {
     self.areaLimit = options.maximumMemoryAreas
   }
 
+  /// A scanner over `image` resuming at `position` with the map built so far (a walk that
+  /// stopped for want of bytes goes on where it stopped).
+  @_lifetime(copy image)
+  init(image: RawSpan, map: TagMemoryMap, position: Int, options: TagDecodingOptions) {
+    self.image = image
+    self.map = map
+    self.position = position
+    self.isFinished = false
+    self.lastWarning = nil
+    self.isLenient = options.isLenient
+    self.areaLimit = options.maximumMemoryAreas
+  }
+
   private func byte(_ position: Int) -> UInt8 { image.byte(at: position) ?? 0 }
 
   /// The next TLV, or `nil` after the Terminator or at the end of the data area.

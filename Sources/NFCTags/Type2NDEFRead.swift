@@ -50,6 +50,10 @@ public struct Type2NDEFRead: Sendable {
   private var known: [Bool]
   private var dataAreaEnd: Int
   private var ndefMap: TagMemoryMap?
+  /// Where the TLV walk stopped for want of a header's bytes: that TLV's position, the map
+  /// built so far and the TLVs counted. The next plan walks on from there, so each TLV is
+  /// walked once (and its warning kept once) however many reads the tag takes.
+  private var resumePoint: (position: Int, map: TagMemoryMap, count: Int)?
 
   /// The page of the capability container, where every read starts.
   public static let capabilityContainerPage = 3
@@ -85,6 +89,7 @@ public struct Type2NDEFRead: Sendable {
     dataAreaEnd = Self.maximumPageCount &* Type2Tag.pageSize
     nextPages = nil
     ndefMap = nil
+    resumePoint = nil
     nextPages = run(from: Self.capabilityContainerPage, exactlyThrough: nil)
   }
 
@@ -193,7 +198,20 @@ public struct Type2NDEFRead: Sendable {
       }
       try readCapabilityContainer()
     }
+    if let tlv = ndefTLV, let map = ndefMap {
+      nextPages = valueRun(tlv, map)
+      return
+    }
     nextPages = try scan()
+  }
+
+  /// The next read of the NDEF TLV's value, `nil` once every byte of it is known.
+  private func valueRun(_ tlv: TagTLV, _ map: TagMemoryMap) -> Range<Int>? {
+    let positions = map.positions(from: tlv.valueOffset, count: tlv.length)
+    guard let missing = positions.first(where: { !isKnown($0) }), let last = positions.last else {
+      return nil
+    }
+    return run(from: missing / Type2Tag.pageSize, exactlyThrough: last / Type2Tag.pageSize)
   }
 
   private mutating func readCapabilityContainer() throws(NFCTagError) {
@@ -225,14 +243,17 @@ public struct Type2NDEFRead: Sendable {
     var bytes = image
     if bytes.count < dataAreaEnd { bytes += [UInt8](repeating: 0, count: dataAreaEnd &- bytes.count) }
     let map = TagMemoryMap(dataAreaStart: Type2TagView.dataAreaOffset, dataAreaEnd: dataAreaEnd)
-    var scanner = TagTLVScanner(image: bytes.span.bytes, map: map, options: options)
-    var count = 0
+    var scanner = TagTLVScanner(
+      image: bytes.span.bytes, map: resumePoint?.map ?? map,
+      position: resumePoint?.position ?? map.normalized(map.dataAreaStart), options: options)
+    var count = resumePoint?.count ?? 0
     while !scanner.isFinished {
       let current = scanner.map
       let p = current.normalized(scanner.position)
       guard p < dataAreaEnd else { return nil }
       // Every header byte the scanner will look at must have been read.
       if let missing = firstUnread(header: p, in: bytes, map: current) {
+        resumePoint = (scanner.position, current, count)
         return run(from: missing / Type2Tag.pageSize, exactlyThrough: nil)
       }
       count &+= 1
@@ -242,11 +263,7 @@ public struct Type2NDEFRead: Sendable {
       if tlv.type == .ndef {
         ndefTLV = tlv
         ndefMap = scanner.map
-        let positions = scanner.map.positions(from: tlv.valueOffset, count: tlv.length)
-        guard let missing = positions.first(where: { !isKnown($0) }), let last = positions.last else {
-          return nil
-        }
-        return run(from: missing / Type2Tag.pageSize, exactlyThrough: last / Type2Tag.pageSize)
+        return valueRun(tlv, scanner.map)
       }
     }
     return nil

@@ -53,23 +53,15 @@ enum PCSCStorageCardIO {
 ///   named a chip with FAST_READ, FAST_READ `3A start end` (NTAG213/215/216 data sheet
 ///   §10.3) of up to ``maximumFastReadPages`` pages instead;
 /// - writes: UPDATE BINARY `FF D6 00 page 04 data`, one page (Microsoft "UL WRITE 4");
-/// - raw frames (GET_VERSION, READ_SIG, PWD_AUTH, READ_CNT; §10): direct transmit
-///   `FF 00 00 00` where the profile has it, else the transparent session's transceive
-///   `FF C2 00 01 … 95 L frame` (Part 3 supplement) where the profile has that, else
+/// - raw frames (GET_VERSION, READ_SIG, PWD_AUTH, READ_CNT; §10): on the reader's
+///   ``PCSCRawFrameRoute`` (the transparent session, direct transmit, or an ACR122U's
+///   PN532), as the Type 3 transport's FeliCa frames; without one,
 ///   `ReaderError.Code.unsupportedFeature`.
 ///
 /// A tag that refuses a command (a NAK) goes back to IDLE (§9.3, T2T 1.0 §5): after a
 /// refusal the transport activates it again with `SCardReconnect` (as the libnfc transport
 /// selects it again), which also ends a PWD_AUTH authentication.
 public struct PCSCType2PageTransport: Type2PageTransport {
-  /// How raw tag frames reach the tag in this reader.
-  public enum RawFrameRoute: Sendable, Hashable {
-    /// Direct transmit `FF 00 00 00 Lc frame` (ACS).
-    case directTransmit
-    /// The transparent session's Transparent Exchange `FF C2 00 01 Lc 95 L frame`.
-    case transparentSession
-  }
-
   /// The connected card.
   public let card: PCSCCard
   /// The reader's quirks (direct transmit or transparent session).
@@ -96,7 +88,8 @@ public struct PCSCType2PageTransport: Type2PageTransport {
   /// pages, the same bound as the libnfc transport.
   public static let maximumFastReadPages = 62
 
-  /// A transport for a tag whose GET_VERSION answer is already known (or `nil`).
+  /// A transport for a tag whose GET_VERSION answer is already known (or `nil`), raw
+  /// frames on the route the profile and the reader name give.
   ///
   /// - Parameters:
   ///   - card: the card, a Type 2 tag by its storage-card ATR.
@@ -108,12 +101,30 @@ public struct PCSCType2PageTransport: Type2PageTransport {
     card: PCSCCard, profile: StorageCardReaderProfile, version: NtagVersion? = nil,
     maximumFastReadPages: Int = Self.maximumFastReadPages
   ) {
+    self.init(
+      card: card, profile: profile, route: PCSCRawFrameRoute.route(for: profile, readerName: card.reader),
+      version: version, maximumFastReadPages: maximumFastReadPages)
+  }
+
+  /// A transport whose raw frames take `route` (`nil`: READ and UPDATE BINARY only).
+  ///
+  /// - Parameters:
+  ///   - card: the card, a Type 2 tag by its storage-card ATR.
+  ///   - profile: the reader's profile.
+  ///   - route: how raw frames reach the tag, `nil` for none.
+  ///   - version: the tag's GET_VERSION answer, `nil` for none.
+  ///   - maximumFastReadPages: the FAST_READ bound for this reader (1...62); 4 or less
+  ///     keeps READ BINARY.
+  public init(
+    card: PCSCCard, profile: StorageCardReaderProfile, route: PCSCRawFrameRoute?, version: NtagVersion? = nil,
+    maximumFastReadPages: Int = Self.maximumFastReadPages
+  ) {
     self.card = card
     self.profile = profile
+    self.rawFrameRoute = route
     self.version = version
-    let hasRoute = Self.route(profile) != nil
     let fast =
-      hasRoute && version?.chip?.hasFastRead == true
+      route != nil && version?.chip?.hasFastRead == true
       ? min(max(1, maximumFastReadPages), Self.maximumFastReadPages) : 0
     maximumPagesPerRead = max(fast, Self.readBinaryPages)
   }
@@ -129,7 +140,33 @@ public struct PCSCType2PageTransport: Type2PageTransport {
   public static func connect(
     card: PCSCCard, profile: StorageCardReaderProfile, maximumFastReadPages: Int = Self.maximumFastReadPages
   ) async throws(ReaderError) -> PCSCType2PageTransport {
-    let plain = PCSCType2PageTransport(card: card, profile: profile)
+    try await connect(
+      card: card, profile: profile, route: PCSCRawFrameRoute.route(for: profile, readerName: card.reader),
+      maximumFastReadPages: maximumFastReadPages)
+  }
+
+  /// A transport for the tag in `card` whose raw frames take `route`: the transparent
+  /// session started (it stays open until the card is disconnected), then GET_VERSION.
+  ///
+  /// - Parameters:
+  ///   - card: the card, a Type 2 tag by its storage-card ATR.
+  ///   - profile: the reader's profile.
+  ///   - route: how raw frames reach the tag, `nil` for none.
+  ///   - maximumFastReadPages: the FAST_READ bound for this reader.
+  /// - Throws: `ReaderError.Code.tagLost` when the tag left.
+  public static func connect(
+    card: PCSCCard, profile: StorageCardReaderProfile, route: PCSCRawFrameRoute?,
+    maximumFastReadPages: Int = Self.maximumFastReadPages
+  ) async throws(ReaderError) -> PCSCType2PageTransport {
+    var route = route
+    if route == .transparentSession {
+      // A reader that refuses the session passes no raw frames: READ BINARY only.
+      do { _ = try await card.transparentSession(.startSession, "Start Session") } catch {
+        if error.code == .tagLost { throw error }
+        route = nil
+      }
+    }
+    let plain = PCSCType2PageTransport(card: card, profile: profile, route: route)
     var version: NtagVersion?
     if plain.rawFrameRoute != nil {
       // No GET_VERSION (a refusal, 6A81 from the reader): READ BINARY only.
@@ -140,17 +177,12 @@ public struct PCSCType2PageTransport: Type2PageTransport {
       version = answer.flatMap { try? NtagVersion(parsing: $0) }
     }
     return PCSCType2PageTransport(
-      card: card, profile: profile, version: version, maximumFastReadPages: maximumFastReadPages)
+      card: card, profile: profile, route: route, version: version, maximumFastReadPages: maximumFastReadPages
+    )
   }
 
-  /// How raw frames reach the tag here, `nil` when the profile has neither route.
-  public var rawFrameRoute: RawFrameRoute? { Self.route(profile) }
-
-  private static func route(_ profile: StorageCardReaderProfile) -> RawFrameRoute? {
-    if profile.hasDirectTransmit { return .directTransmit }
-    if profile.hasTransparentSession { return .transparentSession }
-    return nil
-  }
+  /// How raw frames reach the tag here, `nil` when the reader passes none.
+  public let rawFrameRoute: PCSCRawFrameRoute?
 
   /// The chip's layout when GET_VERSION named it; `nil` otherwise.
   public var variant: Type2TagVariant? { chip?.variant }
@@ -233,63 +265,22 @@ public struct PCSCType2PageTransport: Type2PageTransport {
         "the \(profile.name) reader profile has neither direct transmit (FF 00 00 00) nor the transparent session (FF C2), so \(card.reader) cannot pass \(what) to the tag"
       )
     }
-    switch route {
-    case .directTransmit:
-      let command: [UInt8]
-      do { command = try DirectTransmitPseudoAPDU(payload: frame).encodedBytes() } catch {
-        throw ReaderError(.invalidArgument, "\(what) does not fit direct transmit: \(error.code)")
-      }
-      let response = try await card.transmit(command)
-      guard response.count >= 2 else {
-        throw ReaderError(.tagError, "direct transmit of \(what): no status word")
-      }
-      let sw = Array(response.suffix(2))
-      if sw == [0x90, 0x00] { return Array(response.dropLast(2)) }
-      if sw == [0x6A, 0x81] {
-        throw ReaderError(
-          .unsupportedFeature,
-          "\(card.reader) answers 6A81 (function not supported) to direct transmit of \(what)")
-      }
-      throw try await refused(
-        ReaderError(
-          .tagError, "direct transmit of \(what) answered \(Hex.uppercaseString(sw)) (a NAK or no answer)"))
-    case .transparentSession:
-      let command: [UInt8]
-      do { command = try TransparentSessionPseudoAPDU.transceive(frame).encodedBytes() } catch {
-        throw ReaderError(.invalidArgument, "\(what) does not fit the transparent session: \(error.code)")
-      }
-      let answer: TransparentSessionPseudoAPDU.Answer
-      do { answer = try TransparentSessionPseudoAPDU.answer(parsing: try await card.transmit(command)) } catch
-      {
-        throw ReaderError(.tagError, "transparent exchange of \(what): \(error)")
-      }
-      switch answer {
-      case .completed(let response):
-        guard let data = response.cardData else {
-          throw try await refused(
-            ReaderError(.tagError, "transparent exchange of \(what): no card data (97)"))
-        }
-        return data
-      case .failed(let sw) where sw.rawValue == 0x6A81, .objectFailed(_, let sw) where sw.rawValue == 0x6A81:
-        throw ReaderError(
-          .unsupportedFeature,
-          "\(card.reader) answers 6A81 (function not supported) to the transparent exchange of \(what)")
-      case .failed(let sw), .objectFailed(_, let sw):
-        throw try await refused(
-          ReaderError(
-            .tagError,
-            "transparent exchange of \(what) answered \(Hex.uppercaseString([sw.sw1, sw.sw2])) (a NAK or no answer)"
-          ))
-      }
+    do { return try await card.exchangeRawFrame(frame, on: route, what: what) } catch {
+      throw try await refused(error)
     }
   }
 
-  /// Activates a tag that refused a command again (it went to IDLE) and returns `error`;
+  /// Activates a tag that refused a command again (it went to IDLE; the transparent session
+  /// is started again) and returns `error`;
   /// a tag that left turns the error into `tagLost`.
   private func refused(_ error: ReaderError) async throws(ReaderError) -> ReaderError {
     guard error.code == .tagError else { return error }
     do { try await card.reconnect(.reset) } catch let failure {
       if failure.code == .tagLost { throw failure }
+    }
+    // The reset ended the transparent session: start it again for the next frame.
+    if rawFrameRoute == .transparentSession {
+      _ = try? await card.transparentSession(.startSession, "Start Session")
     }
     return error
   }

@@ -7,35 +7,18 @@ import Type3NDEF
 
 /// Check and Update of a FeliCa (Type 3) tag's NDEF blocks in a contactless PC/SC reader.
 /// FeliCa has no portable Part 3 pseudo-APDU (PC/SC storage-card notes rule 16), so the raw
-/// FeliCa frames of `FeliCaBlockFrame` travel the way the reader profile says:
-///
-/// - ``Route/transparentSession``: the Part 3 supplement's transparent session, `FF C2 00 00`
-///   Start Session (`81 00`) once, then one Transparent Exchange `FF C2 00 01 Lc 95 L frame`
-///   per command, whose answer is `C0 03 00 90 00` and `97 L answer`; End Session (`82 00`)
-///   at ``close()``.
-/// - ``Route/directTransmit``: direct transmit `FF 00 00 00 Lc frame`, the answer frame and
-///   9000 (ACS ACR1252U, ACM1252U-Y3 manual p.45).
-/// - ``Route/pn532InDataExchange``: direct transmit to an ACR122U's PN532, the frame inside
-///   InDataExchange `D4 40 01 frame`, answered `D5 41 00 frame` and 9000 (ACR122T API §7.3).
+/// FeliCa frames of `FeliCaBlockFrame` travel on the reader's ``PCSCRawFrameRoute``, as the
+/// Type 2 transport's NTAG commands do: the transparent session (started at ``open(card:profile:)``,
+/// ended at ``close()``), direct transmit, or an ACR122U's PN532.
 ///
 /// The IDm every frame carries is the UID that GET DATA `FF CA 00 00 00` answers. A profile
-/// with neither route, and a reader that answers 6A81 to the route, give
+/// with no route, and a reader that answers 6A81 to the route, give
 /// `ReaderError.Code.unsupportedFeature` saying why.
 public struct PCSCType3Transport: Type3BlockTransport {
-  /// How FeliCa frames reach the tag.
-  public enum Route: Sendable, Hashable {
-    /// Direct transmit `FF 00 00 00` (ACS).
-    case directTransmit
-    /// The transparent session `FF C2` (PC/SC Part 3 supplement), Transceive object `95`.
-    case transparentSession
-    /// Direct transmit carrying a PN532 InDataExchange for target 1 (ACR122U).
-    case pn532InDataExchange
-  }
-
   /// The connected card.
   public let card: PCSCCard
   /// The route the frames take.
-  public let route: Route
+  public let route: PCSCRawFrameRoute
   /// The tag's IDm (8 bytes, from GET DATA).
   public let idm: [UInt8]
 
@@ -47,26 +30,13 @@ public struct PCSCType3Transport: Type3BlockTransport {
     route == .directTransmit ? FeliCaBlockFrame.maximumCheckBlocks : 14
   }
 
-  /// The route `profile` offers for FeliCa frames: the transparent session when the
-  /// profile has it (the standard one), else direct transmit (wrapped in a PN532
-  /// InDataExchange when the reader name says ACR122), else nil.
-  ///
-  /// - Parameters:
-  ///   - profile: the reader's profile.
-  ///   - readerName: the PC/SC reader name.
-  public static func route(for profile: StorageCardReaderProfile, readerName: String = "") -> Route? {
-    if profile.hasTransparentSession { return .transparentSession }
-    guard profile.hasDirectTransmit else { return nil }
-    return readerName.lowercased().contains("acr122") ? .pn532InDataExchange : .directTransmit
-  }
-
   /// A transport with a known route and IDm; sends nothing.
   ///
   /// - Parameters:
   ///   - card: the card, a FeliCa tag by its storage-card ATR.
   ///   - route: how frames reach the tag.
   ///   - idm: the tag's 8-byte IDm.
-  public init(card: PCSCCard, route: Route, idm: [UInt8]) {
+  public init(card: PCSCCard, route: PCSCRawFrameRoute, idm: [UInt8]) {
     self.card = card
     self.route = route
     self.idm = idm
@@ -85,7 +55,7 @@ public struct PCSCType3Transport: Type3BlockTransport {
   public static func open(card: PCSCCard, profile: StorageCardReaderProfile) async throws(ReaderError)
     -> PCSCType3Transport
   {
-    guard let route = route(for: profile, readerName: card.reader) else {
+    guard let route = PCSCRawFrameRoute.route(for: profile, readerName: card.reader) else {
       throw ReaderError(
         .unsupportedFeature,
         "FeliCa Check/Update need raw frames, and \(card.reader) (profile \(profile.identifier)) has neither "
@@ -102,7 +72,7 @@ public struct PCSCType3Transport: Type3BlockTransport {
     }
     let transport = PCSCType3Transport(card: card, route: route, idm: idm)
     if route == .transparentSession {
-      _ = try await transport.session(.startSession, "Start Session")
+      _ = try await card.transparentSession(.startSession, "Start Session")
     }
     return transport
   }
@@ -111,14 +81,15 @@ public struct PCSCType3Transport: Type3BlockTransport {
   /// card may have left.
   public func close() async {
     guard route == .transparentSession else { return }
-    _ = try? await session(.endSession, "End Session")
+    _ = try? await card.transparentSession(.endSession, "End Session")
   }
 
   /// Check of `blocks` of service `000B`.
   ///
   /// - Throws: as `Type3BlockTransport.check(_:)`.
   public func check(_ blocks: Range<Int>) async throws(ReaderError) -> [UInt8] {
-    let answer = try await exchange(FeliCaBlockFrame.check(idm: idm, blocks: blocks), "Check")
+    let answer = try await card.exchangeRawFrame(
+      FeliCaBlockFrame.check(idm: idm, blocks: blocks), on: route, what: "Check")
     return try FeliCaBlockFrame.checkAnswer(answer, idm: idm, blockCount: blocks.count)
   }
 
@@ -126,83 +97,8 @@ public struct PCSCType3Transport: Type3BlockTransport {
   ///
   /// - Throws: as `Type3BlockTransport.update(_:_:)`.
   public func update(_ blocks: Range<Int>, _ data: [UInt8]) async throws(ReaderError) {
-    let answer = try await exchange(FeliCaBlockFrame.update(idm: idm, blocks: blocks, data: data), "Update")
+    let answer = try await card.exchangeRawFrame(
+      FeliCaBlockFrame.update(idm: idm, blocks: blocks, data: data), on: route, what: "Update")
     try FeliCaBlockFrame.updateAnswer(answer, idm: idm)
   }
-
-  /// Sends one FeliCa frame on the route and returns the tag's answer frame.
-  private func exchange(_ frame: [UInt8], _ what: String) async throws(ReaderError) -> [UInt8] {
-    switch route {
-    case .directTransmit, .pn532InDataExchange:
-      let pn532 = route == .pn532InDataExchange
-      let command: [UInt8]
-      do {
-        command = try DirectTransmitPseudoAPDU(payload: pn532 ? Self.inDataExchange + frame : frame)
-          .encodedBytes()
-      } catch {
-        throw ReaderError(.invalidArgument, "direct transmit: \(error)")
-      }
-      let response = try await card.transmit(command)
-      guard response.count >= 2 else {
-        throw ReaderError(.tagError, "\(what): a response without status word")
-      }
-      let sw = StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
-      guard sw == .success else { throw refusal(sw, "\(what) through direct transmit") }
-      guard pn532 else { return Array(response.dropLast(2)) }
-      guard response.count >= 5, response[0] == 0xD5, response[1] == 0x41 else {
-        throw ReaderError(.tagError, "\(what): the PN532 answered no InDataExchange response")
-      }
-      guard response[2] & 0x3F == 0 else {
-        throw ReaderError(
-          .tagError,
-          "\(what): the PN532 reports status \(Hex.uppercaseString([response[2]])) (no answer from the tag?)")
-      }
-      return Array(response[3..<(response.count - 2)])
-    case .transparentSession:
-      let response = try await session(.transceive(frame), "\(what) through the transparent session")
-      guard let answer = response.cardData else {
-        throw ReaderError(.tagError, "\(what): the transparent session answered no card data (97)")
-      }
-      return answer
-    }
-  }
-
-  /// One transparent-session command carrying `object`.
-  private func session(_ object: TransparentDataObject, _ what: String) async throws(ReaderError)
-    -> TransparentSessionResponse
-  {
-    let function: TransparentSessionPseudoAPDU.Function =
-      object.tag == TransparentDataObject.transceive([]).tag ? .transparentExchange : .manageSession
-    let command: [UInt8]
-    do {
-      command = try TransparentSessionPseudoAPDU(function: function, objects: [object]).encodedBytes()
-    } catch {
-      throw ReaderError(.invalidArgument, "transparent session: \(error)")
-    }
-    let answer: TransparentSessionPseudoAPDU.Answer
-    do { answer = try TransparentSessionPseudoAPDU.answer(parsing: try await card.transmit(command)) } catch {
-      throw ReaderError(.tagError, "\(what): malformed transparent-session answer (\(error))")
-    }
-    switch answer {
-    case .completed(let response): return response
-    case .failed(let sw): throw refusal(sw, what)
-    case .objectFailed(_, let sw) where sw.rawValue == 0x6A81: throw refusal(sw, what)
-    case .objectFailed(_, let sw):
-      throw ReaderError(.tagError, "\(what): the reader reports \(Self.hex(sw)) (no answer from the tag?)")
-    }
-  }
-
-  /// `unsupportedFeature` for 6A81 (the reader cannot do it), `tagError` otherwise.
-  private func refusal(_ sw: StatusWord, _ what: String) -> ReaderError {
-    if sw.rawValue == 0x6A81 {
-      return ReaderError(
-        .unsupportedFeature, "\(card.reader) answers 6A81 (function not supported) to \(what)")
-    }
-    return ReaderError(.tagError, "\(what) answered \(Self.hex(sw))")
-  }
-
-  /// PN532 InDataExchange for target 1 (PN532 user manual §7.3.8).
-  static let inDataExchange: [UInt8] = [0xD4, 0x40, 0x01]
-
-  private static func hex(_ sw: StatusWord) -> String { Hex.uppercaseString([sw.sw1, sw.sw2]) }
 }

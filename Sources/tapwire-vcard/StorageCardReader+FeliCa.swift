@@ -26,17 +26,4 @@ extension StorageCardReader {
     return StorageCardReader(
       profile: profile, tag: .felica(tag), uid: idm, cardName: .felica, standard: .felica)
   }
-
-  /// A raw FeliCa frame through direct transmit: the tag's answer frame and 9000; silence
-  /// (a frame for another IDm, a malformed one) is 6300. A payload that is a PN532
-  /// InDataExchange `D4 40 01 frame` is answered as an ACR122U's PN532 does: `D5 41 00
-  /// answer`, or status 01 (timeout) for silence (PN532 user manual §7.3.8, ACR122T §7.3).
-  mutating func feliCaDirectTransmit(_ payload: [UInt8]) -> [UInt8] {
-    let pn532 = payload.starts(with: [0xD4, 0x40, 0x01])
-    guard case .felica(var felica) = tag,
-      let answer = felica.answer(pn532 ? Array(payload.dropFirst(3)) : payload)
-    else { return pn532 ? [0xD5, 0x41, 0x01] + Self.ok : failure(0x6300) }
-    tag = .felica(felica)
-    return (pn532 ? [0xD5, 0x41, 0x00] : []) + answer + Self.ok
-  }
 }

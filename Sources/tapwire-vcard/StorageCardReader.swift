@@ -338,12 +338,24 @@ struct StorageCardReader {
     }
   }
 
-  /// Direct transmit (ACS): a raw Type 2 command to the tag, its answer with 9000; a NAK,
-  /// or a card that takes no raw frames here, is 6300.
+  /// Direct transmit (ACS): a raw Type 2 or FeliCa command to the tag, its answer with
+  /// 9000; a NAK, or a card that takes no raw frames here, is 6300.
   private mutating func directTransmit(_ payload: [UInt8]) -> [UInt8] {
-    if case .felica = tag { return feliCaDirectTransmit(payload) }
-    guard let answer = type2Answer(payload) else { return failure(0x6300) }
-    return answer + Self.ok
+    // An ACR122U's direct transmit reaches its PN532: InDataExchange `D4 40 01 frame` is
+    // answered `D5 41 00 answer`, or status 01 (timeout) for silence (PN532 user manual
+    // §7.3.8, ACR122T API §7.3).
+    let pn532 = payload.starts(with: [0xD4, 0x40, 0x01])
+    let frame = pn532 ? Array(payload.dropFirst(3)) : payload
+    let answer: [UInt8]?
+    switch tag {
+    case .type2: answer = type2Answer(frame)
+    case .felica(var felica):
+      answer = felica.answer(frame)
+      tag = .felica(felica)
+    default: answer = nil
+    }
+    guard let answer else { return pn532 ? [0xD5, 0x41, 0x01] + Self.ok : failure(0x6300) }
+    return (pn532 ? [0xD5, 0x41, 0x00] : []) + answer + Self.ok
   }
 
   /// The transparent session (Part 3 supplement, as wsrf2009/contactless-driver `pcsc.c`

@@ -113,15 +113,15 @@ extension PCSCTransportTests {
   /// (`D4 40 01`), the answers come as `D5 41 00 frame`. The route follows the reader name.
   @Test func feliCaFramesThroughAnACR122UsPN532() async throws {
     #expect(
-      PCSCType3Transport.route(for: .acs, readerName: "ACS ACR122U PICC Interface 00 00")
+      PCSCRawFrameRoute.route(for: .acs, readerName: "ACS ACR122U PICC Interface 00 00")
         == .pn532InDataExchange)
     #expect(
-      PCSCType3Transport.route(for: .acs, readerName: "ACS ACR1252 1S CL Reader PICC 00 00")
+      PCSCRawFrameRoute.route(for: .acs, readerName: "ACS ACR1252 1S CL Reader PICC 00 00")
         == .directTransmit)
     #expect(
-      PCSCType3Transport.route(for: Self.transparentProfile, readerName: "ACS ACR122U") == .transparentSession
+      PCSCRawFrameRoute.route(for: Self.transparentProfile, readerName: "ACS ACR122U") == .transparentSession
     )
-    #expect(PCSCType3Transport.route(for: .hidOmnikey) == nil)
+    #expect(PCSCRawFrameRoute.route(for: .hidOmnikey, readerName: "HID Global OMNIKEY 5427 CK") == nil)
     let stack = try await PCSCStack()
     defer { stack.stop() }
     let context = try PCSCContext()

@@ -256,3 +256,42 @@ struct CountingPages: Type2PageTransport {
     return try await pages.transceive(frame)
   }
 }
+
+extension PCSCTransportTests {
+  /// On an ACR122U the raw frames go through its PN532 (`PCSCRawFrameRoute.pn532InDataExchange`,
+  /// the route the reader name gives): GET_VERSION names the chip, FAST_READ reads the filled
+  /// NTAG216 in 62-page reads, the message reads back, and a refused PWD_AUTH comes back as
+  /// the PN532's timeout status, typed, with the tag activated again for the next command.
+  @Test func ntagFramesThroughAnACR122UsPN532() async throws {
+    #expect(
+      PCSCRawFrameRoute.route(for: .acs, readerName: "ACS ACR122U PICC Interface 00 00")
+        == .pn532InDataExchange)
+    let stack = try await PCSCStack()
+    defer { stack.stop() }
+    let context = try PCSCContext()
+    let card = try await Self.insertStorage(stack, context, "ntag216 acs")
+    let message = [UInt8](repeating: 0x5A, count: 800)
+    let record = NDEFMessage(records: [
+      NDEFRecord(typeNameFormat: .media, type: Array("a/b".utf8), payload: message)
+    ])
+    try await card.writeNDEF(bytes: try record.encodedBytes(), access: PCSCStorageCardAccess(profile: .acs))
+
+    let transport = try await PCSCType2PageTransport.connect(
+      card: card, profile: .acs, route: .pn532InDataExchange)
+    #expect(transport.rawFrameRoute == .pn532InDataExchange)
+    #expect(transport.chip?.name == "NTAG216")
+    #expect(transport.maximumPagesPerRead == 62)
+    let read = try await Type2NDEFProcedure(transport: transport).read()
+    #expect(try read.messageBytes() == (try record.encodedBytes()))
+    #expect(read.readCount <= 4, "\(read.readCount) reads")
+
+    let ntag = Ntag(transport: transport)
+    await #expect {
+      try await ntag.authenticate(Self.wrongNtagPassword)
+    } throws: { error in
+      "\(error)".contains("status 01")
+    }
+    #expect(try await ntag.version()?.chip?.name == "NTAG216")
+    try await card.disconnect()
+  }
+}

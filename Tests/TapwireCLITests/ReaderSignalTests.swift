@@ -120,8 +120,9 @@ struct ReaderSignalTests {
     let exit = try #require(tree.signal(number, to: toChild ? child : nil, label: "simulate"))
     #expect(exit.status == 128 + number, "\(tree.output)")
     #expect(exit.seconds < ProcessTree.exitBound)
+    // The pseudo-terminal closes with the simulator process. Its path is not checked: the
+    // kernel hands the same /dev/pts number to a test running in parallel at once (CI saw
+    // /dev/pts/5 again right after this simulator ended).
     #expect(ProcessTree.ends(child, within: 1))
-    // The pseudo-terminal is gone with the simulator.
-    #expect(!FileManager.default.fileExists(atPath: String(device)))
   }
 }

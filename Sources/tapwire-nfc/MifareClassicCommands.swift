@@ -84,6 +84,12 @@ enum MifareClassicCommands {
   /// A sentence for a MIFARE Classic failure, the typed error after it; never a key.
   static func explain(_ error: LibNFCNDEFError) -> String {
     guard let failure = error.mifareClassicError else { return "\(error)" }
+    return explain(failure)
+  }
+
+  /// A sentence for a MIFARE Classic failure on either transport, the typed error after it;
+  /// never a key.
+  static func explain(_ failure: MifareClassicError) -> String {
     switch failure.code {
     case .authenticationFailed:
       return
@@ -93,6 +99,8 @@ enum MifareClassicCommands {
     case .messageTooLarge: return "the message does not fit on the card (\(failure))"
     case .accessDenied: return "the access conditions forbid it (\(failure))"
     case .tagLost: return "the card left the field (\(failure))"
+    case .reader where failure.readerError?.code == .unsupportedFeature:
+      return "the reader cannot do this with this card (\(failure))"
     default: return "\(failure)"
     }
   }

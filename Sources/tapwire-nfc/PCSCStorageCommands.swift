@@ -129,20 +129,7 @@ enum PCSCStorageCommands {
   /// A sentence for the common failures, the typed error after it; never a key.
   static func explain(_ error: PCSCNDEFError) -> String {
     switch error {
-    case .mifareClassic(let failure):
-      switch failure.code {
-      case .authenticationFailed:
-        return
-          "no key opened sector \(failure.sector ?? 0) (give it with --key A:HEX, --key B:HEX or --keys FILE) (\(failure))"
-      case .notFormatted: return "the card holds no MAD: format it first (`tapwire format`) (\(failure))"
-      case .readOnly: return "read-only card (\(failure))"
-      case .messageTooLarge: return "the message does not fit on the card (\(failure))"
-      case .accessDenied: return "the access conditions forbid it (\(failure))"
-      case .tagLost: return "the card left the field (\(failure))"
-      case .reader where failure.readerError?.code == .unsupportedFeature:
-        return "the reader cannot do this with this card (\(failure))"
-      default: return "\(failure)"
-      }
+    case .mifareClassic(let failure): return MifareClassicCommands.explain(failure)
     case .tag(let failure) where failure.code == .messageTooLarge:
       return "the message does not fit on the tag (\(error))"
     case .tag(let failure) where failure.code == .readOnly || failure.code == .ndefFileNotWritable:

@@ -74,7 +74,9 @@ let package = Package(
     .target(name: "Type2NDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
     // Type 3 (FeliCa) NDEF over any reader in the fewest Check commands (async over a small
     // block transport that libnfc and PC/SC adapters conform to; the layout is in NFCTags).
-    .target(name: "Type3NDEF", dependencies: ["NFCReader", "NFCTags", "NDEF"], swiftSettings: swiftSettings),
+    .target(
+      name: "Type3NDEF", dependencies: ["NFCReader", "NFCTags", "NDEF", "NFCWire"],
+      swiftSettings: swiftSettings),
     // libnfc 1.8 (Debian libnfc-dev). No pkg-config query: its module map links libnfc and its
     // shim names the package when the header is missing, so codec-only builds stay quiet.
     .systemLibrary(name: "CLibNFC"),

@@ -100,11 +100,7 @@ public struct PCSCMifareClassicTransport: MifareClassicBlockTransport {
         block: block, addressing: .mifareClassicBlock,
         expectedLength: UInt8(StorageCardAddressing.mifareClassicBlockLength))
     else { throw ReaderError(.invalidArgument, "block \(block) is outside MIFARE Classic's 00-FF") }
-    let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
-    guard case .complete(let bytes) = answer else {
-      throw PCSCStorageCardIO.error(answer, "READ BINARY of block \(block)", reader: card.reader)
-    }
-    return bytes
+    return try await PCSCStorageCardIO.readBinary(card, command, "READ BINARY of block \(block)")
   }
 
   /// UPDATE BINARY of one 16-byte block (`FF D6 00 block 10 data`).
@@ -114,14 +110,7 @@ public struct PCSCMifareClassicTransport: MifareClassicBlockTransport {
     guard bytes.count == StorageCardAddressing.mifareClassicBlockLength,
       let command = UpdateBinaryPseudoAPDU(block: block, addressing: .mifareClassicBlock, data: bytes)
     else { throw ReaderError(.invalidArgument, "a MIFARE Classic write is 16 bytes into block 00-FF") }
-    let encoded: [UInt8]
-    do { encoded = try command.encodedBytes() } catch {
-      throw ReaderError(.invalidArgument, "UPDATE BINARY: \(error)")
-    }
-    let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(encoded))
-    guard case .complete = answer else {
-      throw PCSCStorageCardIO.error(answer, "UPDATE BINARY of block \(block)", reader: card.reader)
-    }
+    try await PCSCStorageCardIO.updateBinary(card, command, "UPDATE BINARY of block \(block)")
   }
 
   /// Activates the card again with a warm reset (`SCardReconnect`): after a refused key

@@ -25,6 +25,33 @@ enum PCSCStorageCardIO {
     return ReaderError(.tagError, "\(what) answered \(statusText(answer))")
   }
 
+  /// READ BINARY `FF B0` (`what` names it in errors): the data of a 9000 answer.
+  ///
+  /// - Throws: ``error(_:_:reader:)`` for a refusal, `ReaderError.Code.tagLost` when the
+  ///   card left.
+  static func readBinary(_ card: PCSCCard, _ command: ReadBinaryPseudoAPDU, _ what: String)
+    async throws(ReaderError) -> [UInt8]
+  {
+    let answer = try await binaryAnswer(card.transmit(command.encodedBytes()))
+    guard case .complete(let bytes) = answer else { throw error(answer, what, reader: card.reader) }
+    return bytes
+  }
+
+  /// UPDATE BINARY `FF D6` (`what` names it in errors), answered 9000.
+  ///
+  /// - Throws: as ``readBinary(_:_:_:)``; `ReaderError.Code.invalidArgument` for data the
+  ///   command cannot carry.
+  static func updateBinary(_ card: PCSCCard, _ command: UpdateBinaryPseudoAPDU, _ what: String)
+    async throws(ReaderError)
+  {
+    let encoded: [UInt8]
+    do { encoded = try command.encodedBytes() } catch {
+      throw ReaderError(.invalidArgument, "UPDATE BINARY: \(error)")
+    }
+    let answer = try await binaryAnswer(card.transmit(encoded))
+    guard case .complete = answer else { throw error(answer, what, reader: card.reader) }
+  }
+
   /// `6982 (not authenticated)` and the like.
   static func statusText(_ answer: BinaryPseudoAPDUAnswer) -> String {
     switch answer {
@@ -218,10 +245,14 @@ public struct PCSCType2PageTransport: Type2PageTransport {
         block: pages.lowerBound, addressing: .type2Page,
         expectedLength: UInt8(StorageCardAddressing.type2ReadLength))
     else { throw ReaderError(.invalidArgument, "page \(pages.lowerBound) is outside 00-FF") }
-    let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
-    guard case .complete(let bytes) = answer, bytes.count >= pages.count * pageSize else {
+    let what = "READ BINARY of page \(pages.lowerBound)"
+    let bytes: [UInt8]
+    do { bytes = try await PCSCStorageCardIO.readBinary(card, command, what) } catch {
+      throw try await refused(error)
+    }
+    guard bytes.count >= pages.count * pageSize else {
       throw try await refused(
-        PCSCStorageCardIO.error(answer, "READ BINARY of page \(pages.lowerBound)", reader: card.reader))
+        ReaderError(.tagError, "\(what) answered \(bytes.count) bytes, not \(pages.count * pageSize)"))
     }
     return Array(bytes.prefix(pages.count * pageSize))
   }
@@ -236,14 +267,8 @@ public struct PCSCType2PageTransport: Type2PageTransport {
     guard bytes.count == StorageCardAddressing.type2WriteLength,
       let command = UpdateBinaryPseudoAPDU(block: page, addressing: .type2Page, data: bytes)
     else { throw ReaderError(.invalidArgument, "a Type 2 write is 4 bytes into page 00-FF") }
-    let encoded: [UInt8]
-    do { encoded = try command.encodedBytes() } catch {
-      throw ReaderError(.invalidArgument, "UPDATE BINARY: \(error)")
-    }
-    let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(encoded))
-    guard case .complete = answer else {
-      throw try await refused(
-        PCSCStorageCardIO.error(answer, "UPDATE BINARY of page \(page)", reader: card.reader))
+    do { try await PCSCStorageCardIO.updateBinary(card, command, "UPDATE BINARY of page \(page)") } catch {
+      throw try await refused(error)
     }
   }
 
@@ -346,9 +371,10 @@ public struct PCSCType5BlockTransport: Sendable {
       let command = ReadBinaryPseudoAPDU(
         block: block, addressing: addressing, expectedLength: UInt8(blockSize))
     else { throw ReaderError(.invalidArgument, "block \(block) does not fit \(addressing)") }
-    let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(command.encodedBytes()))
-    guard case .complete(let bytes) = answer, bytes.count == blockSize else {
-      throw PCSCStorageCardIO.error(answer, "READ BINARY of block \(block)", reader: card.reader)
+    let bytes = try await PCSCStorageCardIO.readBinary(card, command, "READ BINARY of block \(block)")
+    guard bytes.count == blockSize else {
+      throw ReaderError(
+        .tagError, "READ BINARY of block \(block) answered \(bytes.count) bytes, not \(blockSize)")
     }
     return bytes
   }
@@ -360,14 +386,7 @@ public struct PCSCType5BlockTransport: Sendable {
     guard bytes.count == blockSize,
       let command = UpdateBinaryPseudoAPDU(block: block, addressing: addressing, data: bytes)
     else { throw ReaderError(.invalidArgument, "a write of block \(block) is \(blockSize) bytes") }
-    let encoded: [UInt8]
-    do { encoded = try command.encodedBytes() } catch {
-      throw ReaderError(.invalidArgument, "UPDATE BINARY: \(error)")
-    }
-    let answer = try await PCSCStorageCardIO.binaryAnswer(card.transmit(encoded))
-    guard case .complete = answer else {
-      throw PCSCStorageCardIO.error(answer, "UPDATE BINARY of block \(block)", reader: card.reader)
-    }
+    try await PCSCStorageCardIO.updateBinary(card, command, "UPDATE BINARY of block \(block)")
   }
 
   /// The capability container and every block of the data area it announces.

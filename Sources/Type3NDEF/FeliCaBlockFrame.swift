@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import NFCReader
+import NFCWire
 
 /// The raw FeliCa frames of Check (`06`) and Update (`08`) without encryption, for one
 /// service, as a transport that passes raw frames sends them: `LEN CMD IDm n service(LE)
@@ -123,12 +124,8 @@ public enum FeliCaBlockFrame {
       answer[2..<10].elementsEqual(idm)
     else { throw ReaderError(.tagError, "malformed FeliCa answer (\(answer.count) bytes)") }
     guard answer[10] == 0, answer[11] == 0 else {
-      throw ReaderError(.tagError, "the tag answered status flags \(hex(answer[10]))\(hex(answer[11]))")
+      throw ReaderError(
+        .tagError, "the tag answered status flags \(Hex.uppercaseString([answer[10], answer[11]]))")
     }
-  }
-
-  private static func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
   }
 }

@@ -63,17 +63,30 @@ enum MifareClassicCommands {
     async throws(LibNFCNDEFError) -> String
   {
     let keyring = keyring(arguments)
-    let card = cardName(tag).replacingOccurrences(of: " ", with: "_")
+    let card = cardName(tag)
     if arguments.contains("--dump") {
       let (image, unread) = try await reader.readMifareClassicMemory(from: tag, keyring: keyring)
-      let list = unread.map(String.init).joined(separator: ",")
-      return "mifareClassicImage card=\(card) uid=\(Hex.string(tag.uid)) unread=\(list) \(Hex.string(image))"
+      return imageLine(card: card, uid: Hex.string(tag.uid), image: image, unread: unread)
     }
     let options: TagDecodingOptions = arguments.contains("--lenient") ? .lenient : .strict
     let content = try await reader.readMifareClassic(from: tag, keyring: keyring, options: options)
+    return contentLine(card: card, uid: Hex.string(tag.uid), content)
+  }
+
+  /// The `mifareClassicImage` line `tapwire` decodes, for the libnfc and PC/SC paths.
+  static func imageLine(card: String, uid: String, image: [UInt8], unread: [Int]) -> String {
+    let name = card.replacingOccurrences(of: " ", with: "_")
+    let list = unread.map(String.init).joined(separator: ",")
+    return "mifareClassicImage card=\(name) uid=\(uid) unread=\(list) \(Hex.string(image))"
+  }
+
+  /// The `mifareClassic` line `tapwire` decodes (MAD, read-only state, the message last), for
+  /// the libnfc and PC/SC paths.
+  static func contentLine(card: String, uid: String, _ content: MifareClassicNDEFContent) -> String {
+    let name = card.replacingOccurrences(of: " ", with: "_")
     let notes = content.notes.map { $0.replacingOccurrences(of: " ", with: "_") }.joined(separator: ",")
     return [
-      "mifareClassic", "card=\(card)", "uid=\(Hex.string(tag.uid))", "mad=\(content.madVersion)",
+      "mifareClassic", "card=\(name)", "uid=\(uid)", "mad=\(content.madVersion)",
       "sectors=\(content.ndefSectors.map(String.init).joined(separator: ","))",
       "sectorsRead=\(content.sectorsRead.map(String.init).joined(separator: ","))",
       "capacity=\(content.capacity)", "readOnly=\(content.isReadOnly)", "notes=\(notes)",

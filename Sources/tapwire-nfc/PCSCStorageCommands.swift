@@ -42,25 +42,17 @@ enum PCSCStorageCommands {
     case .storage(_, .type5?): return "t5t " + Hex.string(try await card.readMemoryImage(access: access))
     case .storage(_, .type3?): return "t3t " + Hex.string(try await card.readMemoryImage(access: access))
     case .storage(let atr, .mifareClassic?):
-      let name = (atr.cardName.name ?? "MIFARE Classic").replacingOccurrences(of: " ", with: "_")
+      let name = atr.cardName.name ?? "MIFARE Classic"
       let uid = await uid(of: card)
       var procedure = try await card.mifareClassicProcedure(access: access, options: options)
       if arguments.contains("--dump") {
         let (image, unread): ([UInt8], [Int])
         do { (image, unread) = try await procedure.readMemory() } catch { throw .mifareClassic(error) }
-        let list = unread.map(String.init).joined(separator: ",")
-        return "mifareClassicImage card=\(name) uid=\(uid) unread=\(list) \(Hex.string(image))"
+        return MifareClassicCommands.imageLine(card: name, uid: uid, image: image, unread: unread)
       }
       let content: MifareClassicNDEFContent
       do { content = try await procedure.read() } catch { throw .mifareClassic(error) }
-      let notes = content.notes.map { $0.replacingOccurrences(of: " ", with: "_") }.joined(separator: ",")
-      return [
-        "mifareClassic", "card=\(name)", "uid=\(uid)", "mad=\(content.madVersion)",
-        "sectors=\(content.ndefSectors.map(String.init).joined(separator: ","))",
-        "sectorsRead=\(content.sectorsRead.map(String.init).joined(separator: ","))",
-        "capacity=\(content.capacity)", "readOnly=\(content.isReadOnly)", "notes=\(notes)",
-        "ndef=\(content.hasNDEFTLV ? Hex.string(content.message) : "-")",
-      ].joined(separator: " ")
+      return MifareClassicCommands.contentLine(card: name, uid: uid, content)
     case .storage:
       // The typed "no NDEF mapping" error.
       _ = try await card.readNDEF(options: options, access: access)

@@ -363,7 +363,9 @@ struct StorageCardReader {
   /// transceive `95` sends its frame to the Type 2 tag or FeliCa card and answers `C0 03 00 90 00`,
   /// `92 01 00`, `96 02 00 00`, `97 L answer`; a NAK or no answer is `C0 03 00 64 01`
   /// (no answer from the card); anything else `C0 03 index 6A 81`. The outer status word is
-  /// 9000 throughout.
+  /// 9000 throughout. Where this differs from a reader: the supplement has Transparent
+  /// Exchange inside a started session, and this firmware does not check that Start Session
+  /// came first, so the tests do not prove that the transports start it.
   private mutating func transparentSession(_ command: TransparentSessionPseudoAPDU) -> [UInt8] {
     var objects: [TransparentDataObject] = []
     var status: [UInt8] = [0x00, 0x90, 0x00]

@@ -65,7 +65,8 @@ bluez = dbus.Interface(bus.get_object('org.bluez', '/org/bluez'), 'org.bluez.Moc
 # - `slow` blocks the mock's main loop like `stall`: a Disconnect sent while Connect is pending
 #   is answered after it. bluetoothd answers that Disconnect at once and fails the pending
 #   Connect; here the Connect succeeds and the Disconnect then takes the link down.
-# - `calls` reads dbusmock's call log; BlueZ keeps none (the tests use it as the daemon side).
+# - `calls` and `adaptercalls` read dbusmock's call log; BlueZ keeps none (the tests use it as
+#   the daemon side).
 # - `restart` kills the mock with SIGKILL and starts a fresh one: the bus announces the owner
 #   leaving, then the new owner. bluetoothd stopping cleanly first powers its adapters off
 #   (each connected device's Connected goes false, the adapter's Powered false) and removes

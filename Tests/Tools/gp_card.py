@@ -296,6 +296,8 @@ class Card:
             return b"", error.sw
 
     def card_recognition_data(self):
+        # Only the version, scheme and SCP objects: real cards may add more (card
+        # configuration, chip details), which the parser keeps as objects it does not read.
         gp = bytes.fromhex("2A864886FC6B")  # 1.2.840.114283
         oid = lambda arc: tlv(b"\x06", gp + arc)
         return tlv(b"\x66", tlv(b"\x73", oid(b"\x01") + tlv(b"\x60", oid(b"\x02\x02\x03\x01"))

@@ -151,7 +151,7 @@ extension GlobalPlatformCommand {
         FileHandle.standardError.write(Data("LOAD block \(acknowledged)/\(count)\n".utf8))
       }
     } catch {
-      loadFailure(error, package: package, json: json)
+      loadFailure(loadFailureReport(error, package: package), json: json)
     }
     channel = exchanger.transport
     var installed: [(module: ApplicationIdentifier, instance: ApplicationIdentifier)] = []
@@ -241,9 +241,19 @@ extension GlobalPlatformCommand {
 
   /// A failed INSTALL [for load] or LOAD: the block (1-based in words, 0-based P2 in JSON),
   /// how many blocks the card acknowledged of how many, and why.
-  static func loadFailure<Failure: Error>(
-    _ error: GlobalPlatformLoadError<Failure>, package: ApplicationIdentifier, json: Bool
-  ) -> Never {
+  ///
+  /// Built by a generic function that returns, then reported by a non-generic one that does
+  /// not: Swift 6.3.1's optimizer crashed (SimplifyCFG, signal 11) on the generic `Never`
+  /// version specialized for the secure channel's error (Documentation/compiler-crash.md).
+  struct LoadFailureReport {
+    var code: String
+    var message: String
+    var fields: [(String, JSON)]
+  }
+
+  static func loadFailureReport<Failure: Error>(
+    _ error: GlobalPlatformLoadError<Failure>, package: ApplicationIdentifier
+  ) -> LoadFailureReport {
     var fields: [(String, JSON)] = [("package", .string(package.hexString))]
     var message: String
     if let number = error.blockNumber {
@@ -259,9 +269,10 @@ extension GlobalPlatformCommand {
       fields += [("command", .string("INSTALL [for load]")), ("blockCount", .int(error.blockCount))]
     }
     if let sw = error.statusWord {
-      message += ": status word \(String(format: "%04X", sw.rawValue))"
+      let hex = Hex.uppercaseString([UInt8(sw.rawValue >> 8), UInt8(sw.rawValue & 0xFF)])
+      message += ": status word \(hex)"
       message += explanation(sw, for: error.blockNumber == nil ? .installForLoad : .load)
-      fields.append(("statusWord", .string(String(format: "%04X", sw.rawValue))))
+      fields.append(("statusWord", .string(hex)))
     }
     if let exchange = error.exchangeError {
       let (reason, detail) = reasonAndDetail(exchange)
@@ -269,16 +280,21 @@ extension GlobalPlatformCommand {
       fields.append(("reason", .string(reason)))
     }
     fields.append(("message", .string(message)))
+    return LoadFailureReport(code: error.code.name, message: message, fields: fields)
+  }
+
+  /// Exit 1 with `report`: a `gpInstall` failure object with `--json`, else the message.
+  static func loadFailure(_ report: LoadFailureReport, json: Bool) -> Never {
     if json {
       let object: JSON = .object(
         [
           ("ok", .bool(false)), ("format", .string("gpInstall")),
-          ("error", .object([("code", .string(error.code.name))] + fields)),
+          ("error", .object([("code", .string(report.code))] + report.fields)),
         ])
       print(object.serialized(.spaced))
       exit(1)
     }
-    TapwireNFC.fail("\(error.code): \(message)", status: 1)
+    TapwireNFC.fail("\(report.code): \(report.message)", status: 1)
   }
 
   /// The code name and description of an exchange failure through the secure channel.

@@ -54,7 +54,9 @@ let package = Package(
     .target(
       name: "BLEAdvertising", dependencies: ["NFCWire", "MonotonicTime"], swiftSettings: swiftSettings),
     // Card-reader connection lifecycle (sans-IO): connect, reconnect, reboot, disconnect.
-    .target(name: "ReaderConnection", dependencies: ["BLEAdvertising"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReaderConnection", dependencies: ["BLEAdvertising", "MonotonicTime"],
+      swiftSettings: swiftSettings),
     // NFC Forum tag types 1-5: memory images, TLVs, the Type 4 NDEF procedure.
     .target(name: "NFCTags", dependencies: ["NFCWire", "NDEF", "ISO7816"], swiftSettings: swiftSettings),
     // GlobalPlatform Amendment B remote application management (sans-IO) and the update policy.
@@ -137,14 +139,17 @@ let package = Package(
     .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The JSON writer both executables print with (not a product).
     .target(name: "JSONOutput", swiftSettings: swiftSettings),
+    // The option table both executables parse with: every command's options, value kinds,
+    // ranges, defaults and secrecy; the help lists options from it (not a product).
+    .target(name: "CommandLineOptions", dependencies: ["PCSCControl"], swiftSettings: swiftSettings),
     // The self-pipe both executables stop on (SIGINT, SIGTERM).
     .target(name: "SignalPipe", dependencies: ["MonotonicTime"], swiftSettings: swiftSettings),
     // The command-line tool.
     .executableTarget(
       name: "tapwire",
       dependencies: [
-        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "JSONOutput", "SignalPipe", "JavaCardCAP",
-        "ZlibInflate",
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "NFCWire", "JSONOutput", "SignalPipe",
+        "CommandLineOptions",
       ],
       swiftSettings: swiftSettings),
 
@@ -156,7 +161,7 @@ let package = Package(
         "MifareClassicNDEF", "Type2NDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
         "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate", "SecureChannel",
-        "GlobalPlatformCryptoOpenSSL",
+        "GlobalPlatformCryptoOpenSSL", "CommandLineOptions",
       ],
       swiftSettings: swiftSettings),
 
@@ -275,7 +280,7 @@ let package = Package(
       name: "NFCReaderTests",
       dependencies: [
         "NFCReader", "NFCReaderLibNFC", "PN532Simulator", "ISO7816", "MifareClassicNDEF", "Type2NDEF",
-        "Type3NDEF",
+        "Type3NDEF", "NDEF", "NFCTags",
       ],
       swiftSettings: swiftSettings),
     .testTarget(
@@ -315,7 +320,9 @@ let package = Package(
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests",
-      dependencies: ["tapwire", "tapwire-nfc", "JSONOutput", "DaemonStack", "PN532Simulator"],
+      dependencies: [
+        "tapwire", "tapwire-nfc", "JSONOutput", "DaemonStack", "PN532Simulator", "CommandLineOptions",
+      ],
       swiftSettings: swiftSettings),
   ]
 )

@@ -19,7 +19,7 @@ enum APDUCommand {
   static func run(_ arguments: [String]) async {
     let json = arguments.contains("--json")
     let script: Script
-    if let path = TapwireNFC.value(after: "--script", in: arguments) {
+    if let path = TapwireNFC.option("--script") {
       guard let data = FileManager.default.contents(atPath: path) else {
         TapwireNFC.fail("cannot read \(path)")
       }

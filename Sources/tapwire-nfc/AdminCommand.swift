@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Foundation
 import ISO7816
 import JSONOutput
@@ -25,7 +26,7 @@ enum AdminCommand {
     let json = arguments.contains("--json")
     let operands = TapwireNFC.operands(arguments, flags: flags, switches: ["--json"])
     var aid: ApplicationIdentifier? = .globalPlatformIssuerSecurityDomain
-    if let text = TapwireNFC.value(after: "--aid", in: arguments) {
+    if let text = TapwireNFC.option("--aid") {
       guard let bytes = Hex.bytes(text), let parsed = try? ApplicationIdentifier(bytes) else {
         TapwireNFC.fail("--aid needs 5 to 16 bytes in hex, not '\(text)'")
       }
@@ -33,7 +34,7 @@ enum AdminCommand {
     }
     let source: CardUpdate.Source
     let id: String
-    if let path = TapwireNFC.value(after: "--script", in: arguments) {
+    if let path = TapwireNFC.option("--script") {
       guard operands.isEmpty else { TapwireNFC.fail("admin takes a URL or --script FILE, not both") }
       guard let data = FileManager.default.contents(atPath: path) else {
         TapwireNFC.fail("cannot read \(path)")
@@ -46,7 +47,7 @@ enum AdminCommand {
       }
       id = path
     } else {
-      let resume = TapwireNFC.value(after: "--resume", in: arguments)
+      let resume = TapwireNFC.option("--resume")
       guard operands.count == 1, let url = operands.first else {
         TapwireNFC.fail("admin needs one URL or --script FILE")
       }
@@ -54,20 +55,15 @@ enum AdminCommand {
         TapwireNFC.fail("'\(url)' is not an http:// or https:// URL")
       }
       var configuration = AdminSessionConfiguration(
-        serverURI: url, agentIdentifier: TapwireNFC.value(after: "--from", in: arguments) ?? "//tapwire",
+        serverURI: url, agentIdentifier: TapwireNFC.option("--from") ?? "//tapwire",
         securityDomain: aid)
-      if let value = TapwireNFC.value(after: "--round-trip-timeout", in: arguments) {
-        guard let seconds = Double(value), seconds > 0, seconds <= 1e9 else {
-          TapwireNFC.fail("--round-trip-timeout needs seconds")
-        }
-        configuration.roundTripTimeout = .milliseconds(Int64(seconds * 1000))
+      if let duration = TapwireNFC.parsed?.duration("--round-trip-timeout") {
+        configuration.roundTripTimeout = duration
       }
-      if let value = TapwireNFC.value(after: "--retries", in: arguments) {
-        guard let retries = Int(value), retries >= 0 else { TapwireNFC.fail("--retries needs a count") }
+      if let retries = TapwireNFC.parsed?.count("--retries") {
         configuration.retryPolicy.maximumAttempts = retries + 1
       }
-      if let value = TapwireNFC.value(after: "--max-rounds", in: arguments) {
-        guard let rounds = Int(value), rounds > 0 else { TapwireNFC.fail("--max-rounds needs a count") }
+      if let rounds = TapwireNFC.parsed?.count("--max-rounds") {
         configuration.maximumRoundTrips = rounds
       }
       if let resume {
@@ -79,8 +75,8 @@ enum AdminCommand {
       id = url
     }
     let update = CardUpdate(id: id, isMandatory: true, source: source)
-    if let reader = TapwireNFC.value(after: "--pcsc", in: arguments)
-      ?? TapwireNFC.value(after: "--reader", in: arguments)
+    if let reader = TapwireNFC.option("--pcsc")
+      ?? TapwireNFC.option("--reader")
     {
       let card = await PCSCCommands.connect(["--reader", reader] + timeoutArguments(arguments))
       await PCSCCommands.announce(card)
@@ -111,7 +107,7 @@ enum AdminCommand {
   }
 
   static func timeoutArguments(_ arguments: [String]) -> [String] {
-    TapwireNFC.value(after: "--timeout", in: arguments).map { ["--timeout", $0] } ?? []
+    TapwireNFC.option("--timeout").map { ["--timeout", $0] } ?? []
   }
 
   /// Runs `update` as the one required update of a connect; prints progress and the result.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
 import BlueZ
+import CommandLineOptions
 import Foundation
 import JSONOutput
 import ReaderConnection
@@ -14,42 +15,29 @@ enum DiscoverCommand {
     var adapter: String?
     var bus: String?
     var mode: ReaderDiscovery.Mode = .scan
-    var timeout: Double = 10
+    var timeout: Duration = .seconds(10)
     var json = false
     /// The profiles of the `--profile FILE`s, in order; the example profile when none.
     var profiles: [ReaderProfile] = []
   }
 
+  /// The options, from the arguments checked against the table at start.
   static func parse(_ arguments: [String]) -> Options {
     var options = Options()
-    var rest = arguments[...]
-    func value(_ flag: String) -> String {
-      guard let v = rest.popFirst() else { TapwireNFC.fail("\(flag) needs a value") }
-      return v
-    }
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--bluez": options.bluez = true
-      case "--btsnoop": options.btsnoop = value(argument)
-      case "--adapter": options.adapter = value(argument)
-      case "--bus": options.bus = value(argument)
-      case "--scan": options.mode = .scan
-      case "--proximity": options.mode = .proximity
-      case "--serial": options.mode = .reconnect(serial: value(argument))
-      case "--timeout":
-        guard let seconds = Double(value(argument)), seconds > 0, seconds <= 1e9 else {
-          TapwireNFC.fail("--timeout needs a positive number of seconds")
-        }
-        options.timeout = seconds
-      case "--json": options.json = true
-      case "--profile":
-        let path = value(argument)
-        do throws(ReaderProfileFileError) {
-          options.profiles += try ReaderProfileFile.load(path: path)
-        } catch {
-          TapwireNFC.fail("profile \(path): \(error)")
-        }
-      default: TapwireNFC.fail("unknown option '\(argument)'")
+    guard let parsed = TapwireNFC.parsed else { TapwireNFC.fail("discover: no arguments") }
+    options.bluez = parsed.has("--bluez")
+    options.btsnoop = parsed.value("--btsnoop")
+    options.adapter = parsed.value("--adapter")
+    options.bus = parsed.value("--bus")
+    if parsed.has("--proximity") { options.mode = .proximity }
+    if let serial = parsed.value("--serial") { options.mode = .reconnect(serial: serial) }
+    if let timeout = parsed.duration("--timeout") { options.timeout = timeout }
+    options.json = parsed.has("--json")
+    for path in parsed.values("--profile") {
+      do throws(ReaderProfileFileError) {
+        options.profiles += try ReaderProfileFile.load(path: path)
+      } catch {
+        TapwireNFC.fail("profile \(path): \(error)")
       }
     }
     if options.bluez == (options.btsnoop != nil) { TapwireNFC.fail("give one of --bluez and --btsnoop FILE") }
@@ -61,7 +49,7 @@ enum DiscoverCommand {
 
   static func discover(_ arguments: [String]) async {
     let options = parse(arguments)
-    let configuration = ReaderDiscovery.Configuration(timeout: .seconds(options.timeout))
+    let configuration = ReaderDiscovery.Configuration(timeout: options.timeout)
     var discovery = ReaderDiscovery(
       profiles: options.profiles, mode: options.mode, configuration: configuration)
     var found = false
@@ -182,7 +170,7 @@ enum DiscoverCommand {
     let session = BlueZReaderConnection(
       serial: serial, profiles: options.profiles,
       scanner: BlueZScanner(busAddress: options.bus, adapter: options.adapter),
-      discovery: .init(timeout: .seconds(options.timeout)))
+      discovery: .init(timeout: options.timeout))
     // A signal disconnects: the lifecycle ends with disconnected(requestedByApp), then the
     // loop below ends and the exit is 128 + the signal's number.
     SignalStop.onSignal { _ in session.disconnect() }

@@ -77,8 +77,8 @@ enum GlobalPlatformCommand {
       install: install, related: rest.contains("--related"), json: rest.contains("--json"),
       configuration: configuration(rest), crypto: crypto)
     if rest.contains("--device") {
-      guard TapwireNFC.value(after: "--pcsc", in: rest) == nil,
-        TapwireNFC.value(after: "--reader", in: rest) == nil
+      guard TapwireNFC.option("--pcsc") == nil,
+        TapwireNFC.option("--reader") == nil
       else { TapwireNFC.fail("gp takes --pcsc READER or --device CONNSTRING, not both") }
       let (reader, tag) = await TapwireNFC.openAndWait(rest, kinds: "an ISO-DEP tag") { $0.kind == .type4 }
       let transport: LibNFCAPDUTransport
@@ -325,7 +325,7 @@ enum GlobalPlatformCommand {
     } catch {
       TapwireNFC.fail("the new key: \(error.code)")
     }
-    let version = TapwireNFC.value(after: "--new-kvn", in: arguments).map { text -> UInt8 in
+    let version = TapwireNFC.option("--new-kvn").map { text -> UInt8 in
       let hex = text.hasPrefix("0x")
       guard let value = UInt8(hex ? String(text.dropFirst(2)) : text, radix: hex ? 16 : 10),
         (1...0x7F).contains(value)
@@ -458,7 +458,7 @@ enum GlobalPlatformCommand {
 
   /// The bytes after `flag`, nil when the flag is absent; not hex is a usage error (exit 2).
   static func hexValue(after flag: String, in arguments: [String]) -> [UInt8]? {
-    guard let text = TapwireNFC.value(after: flag, in: arguments) else { return nil }
+    guard let text = TapwireNFC.option(flag) else { return nil }
     guard let value = Hex.bytes(text) else { TapwireNFC.fail("\(flag) needs hex") }
     return value
   }
@@ -468,7 +468,7 @@ enum GlobalPlatformCommand {
     func bytes(_ flag: String) -> [UInt8]? { hexValue(after: flag, in: arguments) }
     let keys: SecureChannelKeys
     do throws(SecureChannelError) {
-      if TapwireNFC.value(after: "--key", in: arguments) == "test" {
+      if TapwireNFC.option("--key") == "test" {
         keys = .wellKnownTestKeys
       } else if let key = bytes("--key") {
         keys = try SecureChannelKeys(key: key)
@@ -481,20 +481,20 @@ enum GlobalPlatformCommand {
       TapwireNFC.fail("the key: \(error.code)")
     }
     var configuration = SecureChannelConfiguration(keys: keys)
-    if let kdf = TapwireNFC.value(after: "--kdf", in: arguments) {
+    if let kdf = TapwireNFC.option("--kdf") {
       guard let diversification = KeyDiversification(name: kdf) else {
         TapwireNFC.fail("--kdf is emv, visa2 or kdf3")
       }
       configuration.diversification = diversification
     }
-    if let kvn = TapwireNFC.value(after: "--kvn", in: arguments) {
+    if let kvn = TapwireNFC.option("--kvn") {
       guard
         let value = UInt8(
           kvn.hasPrefix("0x") ? String(kvn.dropFirst(2)) : kvn, radix: kvn.hasPrefix("0x") ? 16 : 10)
       else { TapwireNFC.fail("--kvn is 0...255 (or 0x..)") }
       configuration.keyVersion = value
     }
-    switch TapwireNFC.value(after: "--scp", in: arguments) {
+    switch TapwireNFC.option("--scp") {
     case nil: break
     case "02": configuration.secureChannelProtocol = .scp02
     case "03": configuration.secureChannelProtocol = .scp03
@@ -505,7 +505,7 @@ enum GlobalPlatformCommand {
       "mac+enc+rmac": .cMACDecryptionAndRMAC,
       "all": .all, "none": .authenticatedOnly,
     ]
-    if let name = TapwireNFC.value(after: "--security", in: arguments) {
+    if let name = TapwireNFC.option("--security") {
       guard let level = levels[name] else {
         TapwireNFC.fail("--security is mac, mac+enc, mac+rmac, mac+enc+rmac, all or none")
       }

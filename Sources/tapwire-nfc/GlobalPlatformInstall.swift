@@ -69,7 +69,7 @@ extension GlobalPlatformCommand {
     let parameters = hexValue(after: "--params", in: arguments) ?? []
     guard parameters.count <= 0xFF else { TapwireNFC.fail("--params is at most 255 bytes") }
     var blockSize: Int?
-    if let text = TapwireNFC.value(after: "--block-size", in: arguments) {
+    if let text = TapwireNFC.option("--block-size") {
       guard let value = Int(text), (1...255).contains(value) else {
         TapwireNFC.fail("--block-size needs a number from 1 to 255")
       }

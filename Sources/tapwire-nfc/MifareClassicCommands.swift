@@ -17,7 +17,7 @@ enum MifareClassicCommands {
   /// The public keys plus those of `--keys FILE` and each `--key A|B:HEX`.
   static func keyring(_ arguments: [String]) -> MifareClassicKeyring {
     var keyring = MifareClassicKeyring.publicKeys
-    if let path = TapwireNFC.value(after: "--keys", in: arguments) {
+    if let path = TapwireNFC.option("--keys") {
       guard let data = FileManager.default.contents(atPath: path) else {
         TapwireNFC.fail("cannot read \(path)")
       }
@@ -46,7 +46,7 @@ enum MifareClassicCommands {
 
   /// `--key-b HEX` (12 hex digits), or the transport key.
   static func keyB(_ arguments: [String]) -> MifareClassicKey {
-    guard let hex = TapwireNFC.value(after: "--key-b", in: arguments) else { return .transport }
+    guard let hex = TapwireNFC.option("--key-b") else { return .transport }
     guard let key = MifareClassicKey(hex: hex) else { TapwireNFC.fail("--key-b needs 12 hex digits") }
     return key
   }

@@ -40,9 +40,9 @@ enum NtagCommands {
     let pack = try? acknowledge(rest)
     if rest.contains("--pack") && pack == nil { TapwireNFC.fail("--pack needs 4 hex digits") }
     if subcommand == "protect" && pack == nil { TapwireNFC.fail("protect needs --pack HEX (4 hex digits)") }
-    let from = UInt8(TapwireNFC.value(after: "--from", in: rest) ?? "4")
+    let from = UInt8(TapwireNFC.option("--from") ?? "4")
     if subcommand == "protect" && from == nil { TapwireNFC.fail("--from needs a page number 0...255") }
-    let attempts = UInt8(TapwireNFC.value(after: "--attempts", in: rest) ?? "0")
+    let attempts = UInt8(TapwireNFC.option("--attempts") ?? "0")
     if subcommand == "protect" && (attempts == nil || attempts! > 7) {
       TapwireNFC.fail("--attempts needs a number 0...7 (0: no limit)")
     }
@@ -204,7 +204,7 @@ enum NtagCommands {
 
   /// `--pack HEX`.
   static func acknowledge(_ arguments: [String]) throws -> NtagPasswordAcknowledge? {
-    guard let hex = TapwireNFC.value(after: "--pack", in: arguments) else { return nil }
+    guard let hex = TapwireNFC.option("--pack") else { return nil }
     guard let bytes = Hex.bytes(hex), bytes.count == 2 else { throw CocoaError(.formatting) }
     return NtagPasswordAcknowledge(bytes[0], bytes[1])
   }
@@ -213,7 +213,7 @@ enum NtagCommands {
   static func readPassword(_ arguments: [String]) -> NtagPassword {
     let text: String
     let source: String
-    if let path = TapwireNFC.value(after: "--password-file", in: arguments) {
+    if let path = TapwireNFC.option("--password-file") {
       source = "the first line of \(path)"
       guard let data = FileManager.default.contents(atPath: path) else {
         TapwireNFC.fail("cannot read \(path)")
@@ -221,7 +221,7 @@ enum NtagCommands {
       text =
         String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         .first.map(String.init) ?? ""
-    } else if let name = TapwireNFC.value(after: "--password-env", in: arguments) {
+    } else if let name = TapwireNFC.option("--password-env") {
       source = "$\(name)"
       guard let value = ProcessInfo.processInfo.environment[name] else {
         TapwireNFC.fail("\(source) is not set")

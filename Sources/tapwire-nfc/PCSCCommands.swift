@@ -91,10 +91,10 @@ enum PCSCCommands {
   /// Waits for a card in `--reader` (or in the first reader that has one) and connects.
   static func connect(_ arguments: [String]) async -> PCSCCard {
     let named =
-      TapwireNFC.value(after: "--reader", in: arguments) ?? TapwireNFC.value(after: "--pcsc", in: arguments)
-    let timeout = Double(TapwireNFC.value(after: "--timeout", in: arguments) ?? "") ?? 10
+      TapwireNFC.option("--reader") ?? TapwireNFC.option("--pcsc")
+    let timeout = TapwireNFC.timeoutText
     let context = context()
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    let deadline = ContinuousClock.now + TapwireNFC.timeout
     do throws(ReaderError) {
       var reader = named
       while reader == nil {

@@ -14,8 +14,8 @@ import PCSCControl
 enum PCSCControlCommands {
   /// The reader named by `--reader` (or `--pcsc`), else the first one pcscd lists.
   static func readerName(_ arguments: [String], _ context: PCSCContext) async -> String {
-    if let named = TapwireNFC.value(after: "--reader", in: arguments)
-      ?? TapwireNFC.value(after: "--pcsc", in: arguments)
+    if let named = TapwireNFC.option("--reader")
+      ?? TapwireNFC.option("--pcsc")
     {
       return named
     }
@@ -225,12 +225,12 @@ enum PCSCControlCommands {
   static func dump(_ arguments: [String]) async {
     let context = PCSCCommands.context()
     let reader = await readerName(arguments, context)
-    let timeout = Double(TapwireNFC.value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let timeout = TapwireNFC.timeoutText
     let messages = SessionMessages(
-      waiting: TapwireNFC.value(after: "--wait-message", in: arguments) ?? "Hold a tag to the reader",
-      working: TapwireNFC.value(after: "--work-message", in: arguments) ?? "Reading the tag",
+      waiting: TapwireNFC.option("--wait-message") ?? "Hold a tag to the reader",
+      working: TapwireNFC.option("--work-message") ?? "Reading the tag",
       success: "Tag read", failure: "The tag could not be read")
-    let configuration = SessionConfiguration(timeout: .milliseconds(Int(timeout * 1000)), messages: messages)
+    let configuration = SessionConfiguration(timeout: TapwireNFC.timeout, messages: messages)
     let transport = PCSCReaderTransport(context: context, reader: reader)
     let session = ReaderSession<PCSCReaderTransport, String>(
       transport: transport, configuration: configuration

@@ -16,7 +16,7 @@ enum PCSCStorageCommands {
   /// The reader profile, keys and addressing the options give.
   static func access(_ arguments: [String]) -> PCSCStorageCardAccess {
     var access = PCSCStorageCardAccess(keyring: MifareClassicCommands.keyring(arguments))
-    if let identifier = TapwireNFC.value(after: "--reader-profile", in: arguments) {
+    if let identifier = TapwireNFC.option("--reader-profile") {
       guard let profile = StorageCardReaderProfile(identifier: identifier) else {
         let known = StorageCardReaderProfile.all.map(\.identifier).joined(separator: ", ")
         TapwireNFC.fail("--reader-profile '\(identifier)' is unknown (known: \(known))")
@@ -70,7 +70,7 @@ enum PCSCStorageCommands {
 
   /// `write --pcsc READER --message HEX`: writes, reads back, verifies.
   static func write(_ arguments: [String]) async {
-    guard let hex = TapwireNFC.value(after: "--message", in: arguments), let message = Hex.bytes(hex) else {
+    guard let hex = TapwireNFC.option("--message"), let message = Hex.bytes(hex) else {
       TapwireNFC.fail("write needs --message HEX (the encoded NDEF message)")
     }
     let access = access(arguments)
@@ -143,12 +143,12 @@ enum PCSCStorageCommands {
   ) async -> (String, T) {
     let context = PCSCCommands.context()
     let reader = await PCSCControlCommands.readerName(arguments, context)
-    let timeout = Double(TapwireNFC.value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let timeout = TapwireNFC.timeoutText
     let messages = SessionMessages(
-      waiting: TapwireNFC.value(after: "--wait-message", in: arguments) ?? "Hold a tag to the reader",
-      working: TapwireNFC.value(after: "--work-message", in: arguments) ?? working,
+      waiting: TapwireNFC.option("--wait-message") ?? "Hold a tag to the reader",
+      working: TapwireNFC.option("--work-message") ?? working,
       success: success, failure: "The tag could not be used")
-    let configuration = SessionConfiguration(timeout: .milliseconds(Int(timeout * 1000)), messages: messages)
+    let configuration = SessionConfiguration(timeout: TapwireNFC.timeout, messages: messages)
     let session = ReaderSession<PCSCReaderTransport, T>(
       transport: PCSCReaderTransport(context: context, reader: reader), configuration: configuration
     ) { (_, tag) throws(ReaderError) in

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Foundation
 import NDEF
 import NFCReader
@@ -91,6 +92,7 @@ struct TapwireNFC {
       print(command == "pcsc" ? PCSCCommands.usage : usage)
       exit(0)
     }
+    checkArguments(command, arguments)
     switch command {
     case "simulate": simulate(arguments)
     case "dump" where arguments.contains("--pcsc"): await PCSCControlCommands.dump(arguments)
@@ -113,9 +115,29 @@ struct TapwireNFC {
     SignalStop.exit(0)
   }
 
-  static func value(after flag: String, in arguments: [String]) -> String? {
-    guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
+  /// The arguments checked against ``CommandTable`` at start: every value valid for its kind.
+  nonisolated(unsafe) static var parsed: ParsedCommand?
+
+  /// The value of option `name`, checked at start against the table; nil when absent.
+  static func option(_ name: String) -> String? { parsed?.value(name) }
+
+  /// `--timeout`, checked at start (more than 0, at most a day); 10 s when absent.
+  static var timeout: Duration { parsed?.duration("--timeout") ?? .seconds(10) }
+
+  /// `--timeout` as the user gave it, for messages ("no tag within 2.5 s").
+  static var timeoutText: String { option("--timeout") ?? "10" }
+
+  /// Checks `arguments` (the command's words included; `dump` is `tapwire read`) against
+  /// ``CommandTable`` before anything else happens; a bad value exits 2 naming the option.
+  static func checkArguments(_ command: String, _ arguments: [String]) {
+    do throws(UsageError) {
+      let (spec, rest) = try CommandTable.resolve([command == "dump" ? "read" : command] + arguments)
+      parsed = try ParsedCommand.parse(spec, rest)
+    } catch {
+      FileHandle.standardError.write(
+        Data("\(error.message)\nsee `tapwire \(helpTopic.map { "\($0) --help" } ?? "help")`\n".utf8))
+      SignalStop.exit(2)
+    }
   }
 
   /// The operands of `arguments`: what is neither a flag in `flags` with its value nor a
@@ -177,10 +199,9 @@ struct TapwireNFC {
   static func openAndWait(
     _ arguments: [String], kinds: String, accepts: (LibNFCTag) -> Bool
   ) async -> (LibNFCReader, LibNFCTag) {
-    let connstring = value(after: "--device", in: arguments)
-    let timeout = Double(value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let connstring = option("--device")
     let reader = await openReader(connstring)
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    let deadline = ContinuousClock.now + timeout
     var seen: LibNFCTag?
     // A signal ends the wait: the reader is closed, the exit is 128 + the signal's number.
     SignalStop.onSignal { _ in }
@@ -199,7 +220,7 @@ struct TapwireNFC {
     await reader.close()
     if SignalStop.received != nil { fail("interrupted", status: 1) }
     if let seen { fail("\(describe(seen)) is not \(kinds)", status: 1) }
-    fail("no tag within \(timeout) s", status: 1)
+    fail("no tag within \(timeoutText) s", status: 1)
   }
 
   static func simulate(_ arguments: [String]) {
@@ -210,9 +231,9 @@ struct TapwireNFC {
       "mifare-mini": .mini, "mifare-1k": .classic1K, "mifare-4k": .classic4K,
     ]
     let others = ["type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
-    let name = value(after: "--tag", in: arguments) ?? "ntag215"
+    let name = option("--tag") ?? "ntag215"
     let image: [UInt8]?
-    if let path = value(after: "--image", in: arguments) {
+    if let path = option("--image") {
       guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
       image = [UInt8](data)
     } else {
@@ -319,10 +340,9 @@ struct TapwireNFC {
   }
 
   static func dump(_ arguments: [String]) async {
-    let connstring = value(after: "--device", in: arguments)
-    let timeout = Double(value(after: "--timeout", in: arguments) ?? "") ?? 10
+    let connstring = option("--device")
     let reader = await openReader(connstring)
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    let deadline = ContinuousClock.now + timeout
     SignalStop.onSignal { _ in }
     while ContinuousClock.now < deadline, SignalStop.received == nil {
       do throws(ReaderError) {
@@ -351,6 +371,6 @@ struct TapwireNFC {
     }
     await reader.close()
     if SignalStop.received != nil { fail("interrupted", status: 1) }
-    fail("no tag within \(timeout) s", status: 1)
+    fail("no tag within \(timeoutText) s", status: 1)
   }
 }

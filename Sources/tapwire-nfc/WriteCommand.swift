@@ -20,7 +20,7 @@ enum WriteCommand {
       await PCSCStorageCommands.write(arguments)
       return
     }
-    guard let hex = TapwireNFC.value(after: "--message", in: arguments), let message = Hex.bytes(hex) else {
+    guard let hex = TapwireNFC.option("--message"), let message = Hex.bytes(hex) else {
       TapwireNFC.fail("write needs --message HEX (the encoded NDEF message)")
     }
     let (reader, tag) = await TapwireNFC.openAndWait(

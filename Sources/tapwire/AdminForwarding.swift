@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Foundation
 
 /// `tapwire admin ...`: checked here, run by `tapwire-nfc admin` (which links pcsc-lite,
@@ -16,19 +17,6 @@ extension ReaderCommands {
       local applet-update script through the same update path instead.
       One progress line per round trip and per command on standard error.
 
-    options:
-      --pcsc READER               a PC/SC reader (pcscd)
-      --device CONNSTRING         a libnfc reader
-      --aid AID                   the security domain for scripts that name no application
-      --timeout SECONDS           wait this long for the card (default 10)
-      --round-trip-timeout SECS   wait this long for each HTTP response (default 30)
-      --retries N                 send a failed POST again up to N times (default 2)
-      --max-rounds N              accept at most N command scripts (default 64)
-      --from ID                   the X-Admin-From value (default //tapwire)
-      --resume URI                resume an interrupted session: POST to URI (the
-                                  "resumeURI" of the failure) with X-Admin-Resume: true
-      --json                      the result as one JSON object (format "admin")
-
     exit status: 0 the update is done, 1 it failed (the round trip and command are named)
       or no reader or card, 2 bad usage
 
@@ -38,37 +26,15 @@ extension ReaderCommands {
     """
 
   /// `tapwire admin`: checks the options, runs `tapwire-nfc admin`.
-  static func admin(_ arguments: [String]) -> Int32 {
-    if arguments.contains("-h") || arguments.contains("--help") {
-      print(adminUsage)
-      return 0
-    }
-    let valued = [
-      "--pcsc", "--device", "--aid", "--script", "--timeout", "--round-trip-timeout", "--retries",
-      "--max-rounds",
-      "--from", "--resume",
-    ]
-    var rest = arguments[...]
-    var operands = 0
-    var script = false
-    var readers = 0
-    while let argument = rest.popFirst() {
-      switch argument {
-      case _ where valued.contains(argument):
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-        script = script || argument == "--script"
-        if argument == "--pcsc" || argument == "--device" { readers += 1 }
-      case "--json": continue
-      case _ where argument.hasPrefix("--"):
-        failUnknownOption(argument, among: valued + ["--json"])
-      default:
-        operands += 1
-      }
-    }
-    guard script != (operands == 1), operands <= 1 else {
+  /// `tapwire admin`: one URL or --script, one reader; runs `tapwire-nfc admin`.
+  static func admin(_ options: ParsedCommand, _ arguments: [String]) -> Int32 {
+    let script = options.has("--script")
+    guard script != (options.operands.count == 1) else {
       Tapwire.fail("admin needs one URL or --script FILE")
     }
-    guard readers <= 1 else { Tapwire.fail("admin takes --pcsc READER or --device CONNSTRING, not both") }
-    return passThrough(["admin"] + arguments)
+    guard
+      [options.has("--pcsc") || options.has("--reader"), options.has("--device")].filter({ $0 }).count <= 1
+    else { Tapwire.fail("admin takes --pcsc READER or --device CONNSTRING, not both") }
+    return passThrough(arguments)
   }
 }

@@ -14,23 +14,8 @@ enum CAPForwarding {
     exit status: 0 read, 1 the file is not a CAP file this reads (the error code, its offset in
       the file, or in the component named), 2 bad usage
 
-    options:
-      --json          print JSON as in the Tapwire JSON contract (format "cap")
-      --block-size N  plain bytes per LOAD block (default 223: fits a 255-byte Lc at every
-                      SCP02 and SCP03 security level)
-      -h, --help      show this help
-
     examples:
       tapwire cap info Corpus/cap/seeds/stored-1.cap
       tapwire cap info --json applet.cap
     """
-
-  static func run(_ arguments: [String]) -> Int32 {
-    if arguments.contains("-h") || arguments.contains("--help") {
-      print(usage)
-      return 0
-    }
-    guard !arguments.isEmpty else { Tapwire.fail("cap needs a subcommand: info") }
-    return ReaderCommands.passThrough(["cap"] + arguments)
-  }
 }

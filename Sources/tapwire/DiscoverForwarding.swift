@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Foundation
 
 /// `tapwire discover ...` and `tapwire connect ...`: checked here, run by `tapwire-nfc`
@@ -34,37 +35,14 @@ extension ReaderCommands {
       tapwire connect --bluez --serial TW000001 --json
     """
 
-  static let discoverOptions = [
-    "--bluez", "--btsnoop", "--adapter", "--bus", "--scan", "--proximity", "--serial", "--timeout", "--json",
-    "--profile",
-  ]
-
-  /// `tapwire discover` / `tapwire connect`: checks the options, runs `tapwire-nfc`.
-  static func discover(_ command: String, _ arguments: [String]) -> Int32 {
-    var rest = arguments[...]
-    var sources = 0
-    var serial = false
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--btsnoop", "--adapter", "--bus", "--serial", "--timeout", "--profile":
-        guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
-        if argument == "--btsnoop" { sources += 1 }
-        if argument == "--serial" { serial = true }
-        if argument == "--timeout" && (Double(value).map { $0 <= 0 } ?? true) {
-          Tapwire.fail("--timeout needs a positive number of seconds")
-        }
-      case "--bluez": sources += 1
-      case "--scan", "--proximity", "--json": continue
-      case "-h", "--help":
-        print(discoverUsage)
-        return 0
-      default: failUnknownOption(argument, among: discoverOptions)
-      }
+  /// `tapwire discover` and `connect`: one source; connect needs --bluez --serial.
+  static func discover(_ options: ParsedCommand, _ arguments: [String]) -> Int32 {
+    guard options.has("--bluez") != options.has("--btsnoop") else {
+      Tapwire.fail("give one of --bluez and --btsnoop FILE")
     }
-    guard sources == 1 else { Tapwire.fail("give one of --bluez and --btsnoop FILE") }
-    if command == "connect" && (!serial || arguments.contains("--btsnoop")) {
+    if options.spec.name == "connect" && (!options.has("--serial") || options.has("--btsnoop")) {
       Tapwire.fail("connect needs --bluez --serial S")
     }
-    return passThrough([command] + arguments)
+    return passThrough(arguments)
   }
 }

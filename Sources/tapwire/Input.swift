@@ -46,7 +46,7 @@ enum Input {
 
   /// The bytes named by a command-line operand: an existing file (binary, or hex text),
   /// else the operand itself as hex. `nil` with a reason when neither works.
-  static func bytes(operand: String?) -> Result<[UInt8], UsageError> {
+  static func bytes(operand: String?) -> Result<[UInt8], InputError> {
     guard let operand, operand != "-" else {
       let data = readStandardInput()
       if looksLikeHexText(data), let bytes = hexBytes(String(decoding: data, as: UTF8.self)) {
@@ -56,7 +56,7 @@ enum Input {
     }
     if FileManager.default.fileExists(atPath: operand) {
       guard let data = FileManager.default.contents(atPath: operand) else {
-        return .failure(UsageError("cannot read \(operand)"))
+        return .failure(InputError("cannot read \(operand)"))
       }
       let bytes = [UInt8](data)
       if looksLikeHexText(bytes), let decoded = hexBytes(String(decoding: bytes, as: UTF8.self)) {
@@ -65,12 +65,12 @@ enum Input {
       return .success(bytes)
     }
     if let bytes = hexBytes(operand) { return .success(bytes) }
-    return .failure(UsageError("'\(operand)' is neither a file nor hex bytes"))
+    return .failure(InputError("'\(operand)' is neither a file nor hex bytes"))
   }
 }
 
 /// A command-line mistake: printed with the usage hint, exit status 2.
-struct UsageError: Error {
+struct InputError: Error {
   let message: String
   init(_ message: String) { self.message = message }
 }

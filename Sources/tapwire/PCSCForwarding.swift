@@ -43,25 +43,4 @@ extension ReaderCommands {
     """
 
   /// `tapwire pcsc`: checks the subcommand and options, runs `tapwire-nfc pcsc`.
-  static func pcsc(_ arguments: [String]) -> Int32 {
-    let subcommands = ["list", "atr", "apdu", "script", "features", "control", "uid"]
-    guard subcommand(of: "pcsc", arguments, among: subcommands, usage: pcscUsage) != nil else { return 0 }
-    var rest = arguments.dropFirst()
-    // A script may run inside a GlobalPlatform secure channel (the `gp` key options).
-    let valued = ["--reader", "--timeout"] + (arguments.first == "script" ? secureChannelOptions : [])
-    while let argument = rest.popFirst() {
-      switch argument {
-      case _ where valued.contains(argument):
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-      case "--json": continue
-      case "-h", "--help":
-        print(pcscUsage)
-        return 0
-      case _ where argument.hasPrefix("--"):
-        failUnknownOption(argument, among: valued + ["--json"])
-      default: continue
-      }
-    }
-    return passThrough(["pcsc"] + arguments)
-  }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Foundation
 import JSONOutput
 import NFCWire
@@ -44,9 +45,18 @@ enum ReaderCommands {
     """
 
   /// The `tapwire-nfc` binary beside this one.
-  static var helper: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-      .appendingPathComponent("tapwire-nfc")
+  ///
+  /// Found through `/proc/self/exe`, so that a `tapwire` run from `PATH` (where its first
+  /// argument is a bare name) or through a symbolic link finds its own directory.
+  static var helper: URL { ownDirectory.appendingPathComponent("tapwire-nfc") }
+
+  /// The directory of this executable, symbolic links resolved.
+  static var ownDirectory: URL {
+    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      return URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+      .deletingLastPathComponent()
   }
 
   static func requireHelper() {
@@ -66,60 +76,18 @@ enum ReaderCommands {
     process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   }
 
-  /// Exits 2 for an option the command does not take, naming the closest one it does.
-  static func failUnknownOption(_ argument: String, among options: [String]) -> Never {
-    let hint = Suggestion.closest(to: argument, among: options).map { "; did you mean '\($0)'?" } ?? ""
-    Tapwire.fail("unknown option '\(argument)'\(hint)")
-  }
-
-  static func simulate(_ arguments: [String]) -> Int32 {
-    if arguments.contains("--help") || arguments.contains("-h") {
-      print(readUsage)
-      return 0
-    }
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--tag", "--image":
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-      default:
-        failUnknownOption(argument, among: ["--tag", "--image"])
-      }
-    }
-    requireHelper()
-    let process = Process()
-    process.executableURL = helper
-    process.arguments = ["simulate"] + arguments
-    return SignalForwarding.run(process)
-  }
-
-  static func read(_ arguments: [String]) -> Int32 {
+  /// `tapwire read`: `tapwire-nfc dump` reads, this decodes.
+  static func read(_ options: ParsedCommand) -> Int32 {
     var passed: [String] = []
-    var json = false
-    var dumpOnly = false
-    var lenient = false
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--json": json = true
-      case "--dump": dumpOnly = true
-      case "--lenient": lenient = true
-      case "--device", "--timeout", "--pcsc", "--wait-message", "--work-message", "--keys", "--key",
-        "--reader-profile":
-        guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
-        passed += [argument, value]
-      case "-h", "--help":
-        print(readUsage)
-        return 0
-      default:
-        failUnknownOption(
-          argument,
-          among: [
-            "--device", "--pcsc", "--timeout", "--json", "--dump", "--lenient", "--wait-message",
-            "--work-message", "--keys", "--key", "--reader-profile",
-          ])
-      }
+    for name in [
+      "--device", "--timeout", "--pcsc", "--wait-message", "--work-message", "--keys", "--reader-profile",
+    ] {
+      if let value = options.value(name) { passed += [name, value] }
     }
+    for key in options.values("--key") { passed += ["--key", key] }
+    let json = options.has("--json")
+    let dumpOnly = options.has("--dump")
+    let lenient = options.has("--lenient")
     // MIFARE Classic is read differently with --dump (its blocks, not the NDEF area).
     if dumpOnly { passed.append("--dump") }
     if lenient { passed.append("--lenient") }
@@ -216,28 +184,12 @@ enum ReaderCommands {
       tapwire lock --device pn532_uart:/dev/pts/3 --key B:0123456789AB --confirm-permanent
     """
 
-  /// `tapwire format` and `tapwire lock`: checks the options here, runs `tapwire-nfc`.
-  static func formatOrLock(_ command: String, _ arguments: [String]) -> Int32 {
-    if arguments.contains("-h") || arguments.contains("--help") {
-      print(formatUsage)
-      return 0
-    }
-    var options = ["--device", "--timeout", "--keys", "--key"]
-    if command == "format" { options += ["--key-b", "--pcsc", "--reader-profile"] }
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case _ where options.contains(argument):
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-      case "--confirm-permanent" where command == "lock": continue
-      default:
-        failUnknownOption(argument, among: options + (command == "lock" ? ["--confirm-permanent"] : []))
-      }
-    }
-    if command == "lock" && !arguments.contains("--confirm-permanent") {
+  /// `tapwire lock`: only with --confirm-permanent; runs `tapwire-nfc lock`.
+  static func lock(_ options: ParsedCommand, _ arguments: [String]) -> Int32 {
+    if !options.has("--confirm-permanent") {
       Tapwire.fail("lock makes the card read-only for good: add --confirm-permanent to do it")
     }
-    return passThrough([command] + arguments)
+    return passThrough(arguments)
   }
 
   static let ntagUsage = """
@@ -272,33 +224,12 @@ enum ReaderCommands {
       tapwire ntag info --pcsc "ACS ACR122U PICC Interface 00 00"
     """
 
-  /// `tapwire ntag`: checks the options here, runs `tapwire-nfc ntag`.
-  static func ntag(_ arguments: [String]) -> Int32 {
-    if arguments.contains("-h") || arguments.contains("--help") {
-      print(ntagUsage)
-      return 0
-    }
-    let subcommands = ["info", "auth", "protect", "unprotect"]
-    guard let subcommand = arguments.first, subcommands.contains(subcommand) else {
-      Tapwire.fail("ntag needs one of: \(subcommands.joined(separator: ", "))")
-    }
-    var options = ["--device", "--pcsc", "--reader-profile", "--timeout"]
-    if subcommand != "info" { options += ["--password-file", "--password-env", "--pack"] }
-    if subcommand == "protect" { options += ["--from", "--attempts"] }
-    var rest = arguments.dropFirst()
-    while let argument = rest.popFirst() {
-      switch argument {
-      case _ where options.contains(argument):
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-      case "--read-protect" where subcommand == "protect": continue
-      default:
-        failUnknownOption(argument, among: options + (subcommand == "protect" ? ["--read-protect"] : []))
-      }
-    }
-    if subcommand == "protect" && !arguments.contains("--pack") {
+  /// `tapwire ntag`: protect needs --pack; runs `tapwire-nfc ntag`.
+  static func ntag(_ options: ParsedCommand, _ arguments: [String]) -> Int32 {
+    if options.spec.name == "ntag protect" && !options.has("--pack") {
       Tapwire.fail("protect needs --pack HEX (the 2 bytes the tag answers the right password with)")
     }
-    return passThrough(["ntag"] + arguments)
+    return passThrough(arguments)
   }
 
   static let apduUsage = """
@@ -335,31 +266,14 @@ enum ReaderCommands {
 
   /// `tapwire write`: the message is built by `tapwire encode` (run as a child of this
   /// executable, so the record syntax is exactly encode's), then written by `tapwire-nfc write`.
-  static func write(_ arguments: [String]) -> Int32 {
+  static func write(_ options: ParsedCommand) -> Int32 {
     var passed: [String] = []
-    var records: [String] = []
-    var message: String?
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--device", "--timeout", "--keys", "--key", "--pcsc", "--reader-profile":
-        guard let value = rest.popFirst() else { Tapwire.fail("\(argument) needs a value") }
-        passed += [argument, value]
-      case "--message":
-        guard let value = rest.popFirst() else { Tapwire.fail("--message needs FILE or HEX") }
-        message = value
-      case "-h", "--help":
-        print(writeUsage)
-        return 0
-      case _ where records.isEmpty && argument.hasPrefix("-"):
-        // Before the first record every option is write's own (records' options follow them).
-        failUnknownOption(
-          argument,
-          among: ["--device", "--pcsc", "--reader-profile", "--timeout", "--message", "--keys", "--key"])
-      default:
-        records.append(argument)
-      }
+    for name in ["--device", "--timeout", "--pcsc", "--keys", "--reader-profile"] {
+      if let value = options.value(name) { passed += [name, value] }
     }
+    for key in options.values("--key") { passed += ["--key", key] }
+    let records = options.operands
+    let message = options.value("--message")
     let bytes: [UInt8]
     if let message {
       guard records.isEmpty else { Tapwire.fail("give records or --message, not both") }
@@ -381,7 +295,7 @@ enum ReaderCommands {
   /// (on standard error, inherited).
   static func encode(_ records: [String]) -> [UInt8]? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    process.executableURL = ownDirectory.appendingPathComponent("tapwire")
     process.arguments = ["encode"] + records
     let output = Pipe()
     process.standardOutput = output
@@ -392,42 +306,16 @@ enum ReaderCommands {
     return Hex.bytes(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
-  /// The `gp` options that open a GlobalPlatform secure channel for a script
-  /// (`apdu --script`, `pcsc script`).
-  static let secureChannelOptions = [
-    "--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp", "--security",
-  ]
-
-  /// `tapwire apdu`: checks the options here, runs `tapwire-nfc apdu`.
-  static func apdu(_ arguments: [String]) -> Int32 {
-    if arguments.contains("-h") || arguments.contains("--help") {
-      print(apduUsage)
-      return 0
-    }
-    var rest = arguments[...]
-    var operands = 0
-    var script = false
-    var channel = false
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--device", "--timeout", "--script":
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-        script = script || argument == "--script"
-      case _ where secureChannelOptions.contains(argument):
-        guard rest.popFirst() != nil else { Tapwire.fail("\(argument) needs a value") }
-        channel = true
-      case "--json": continue
-      case _ where argument.hasPrefix("--"):
-        failUnknownOption(
-          argument, among: ["--device", "--timeout", "--script", "--json"] + secureChannelOptions)
-      default:
-        operands += 1
-      }
-    }
-    guard script != (operands > 0) else {
+  /// `tapwire apdu`: a script or APDUs, the channel options only with a script.
+  static func apdu(_ options: ParsedCommand, _ arguments: [String]) -> Int32 {
+    let script = options.has("--script")
+    guard script != !options.operands.isEmpty else {
       Tapwire.fail("apdu needs either --script FILE or command APDUs as hex")
     }
-    if channel && !script { Tapwire.fail("the secure channel options (--key ...) go with --script FILE") }
-    return passThrough(["apdu"] + arguments)
+    let channel = ["--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp", "--security"]
+    if !script && channel.contains(where: options.has) {
+      Tapwire.fail("the secure channel options (--key ...) go with --script FILE")
+    }
+    return passThrough(arguments)
   }
 }

@@ -1,55 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Foundation
 
 /// The `tapwire` command: decode NFC, smart-card and BLE wire formats.
 @main
 struct Tapwire {
-  static let usage = """
+  /// The top-level usage: every command's usage lines and summary, from ``CommandTable``.
+  static var usage: String {
+    """
     tapwire: decode NFC, smart-card and Bluetooth LE wire formats
 
-    usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT | DIR]
-           tapwire encode [-o FILE] [--chunk N] RECORD...
-           tapwire encode capdu CLA INS P1 P2 [DATA] [--le N] [--extended]
-           tapwire encode adv [--name NAME] [--uuid16 XXXX] [--manufacturer COMPANY:HEX] [--extended]
-           tapwire read [--device CONNSTRING] [--json] [--dump]
-           tapwire simulate [--tag ntag215] [--image FILE]
-           tapwire write [--device CONNSTRING] (RECORD... | --message FILE|HEX)
-           tapwire format [--device CONNSTRING] [--key-b HEX]
-           tapwire lock [--device CONNSTRING] --key B:HEX --confirm-permanent
-           tapwire ntag info|auth|protect|unprotect [--device CONNSTRING] [--password-file FILE | --password-env NAME] ...
-           tapwire apdu [--device CONNSTRING] [--json] (--script FILE | HEX...)
-           tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
-           tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
-           tapwire cap info [--json] FILE.cap
-           tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
-           tapwire connect --bluez --serial S [--json]
-           tapwire gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER --key HEX|test [--json] ...
-           tapwire help [COMMAND]
+    \(HelpText.synopsis)
 
-    commands:
-      decode   decode INPUT (hex text, a file, a directory of files, or standard input)
-      encode   build an NDEF message from records, a command APDU or BLE advertising data
-      read     read a tag on a libnfc reader and decode its memory
-      simulate run a simulated PN532 reader (for testing NFC programs without hardware)
-      write    write an NDEF message (records as for encode) to a tag and verify it
-      format   format a MIFARE Classic card as shipped for NDEF (MAD and NFC sectors)
-      lock     make a formatted MIFARE Classic card read-only for good
-      ntag     NTAG21x/Ultralight EV1: chip, signature, counter; set or remove a password
-      apdu     run an applet-update script, or send command APDUs, to an ISO-DEP tag
-      pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
-      admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
-      cap      show a Java Card CAP file: package and applet AIDs, components, load file size
-      discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
-      connect  connect to a reader over BlueZ, reconnecting when the link drops
-      gp       manage a JavaCard over a GlobalPlatform secure channel (SCP02/SCP03): list, delete, lock, keys
-      help     show this text, or a command's help
+    \(HelpText.commandList)
 
     exit status (every command): 0 done, 1 failed (the typed reason on standard error, or
-      "ok": false in --json output), 2 bad usage (a short usage on standard error);
-      130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM)
+      "ok": false in --json output), 2 bad usage (`tapwire COMMAND: --OPTION: why` and the
+      command's usage on standard error); 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM)
     Run `tapwire COMMAND --help` (or `tapwire help COMMAND`) for a command's options.
     Documentation/cli.md is the reference; Documentation/cli-json.md the --json contract.
     """
+  }
 
   static let decodeUsage = """
     usage: tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT | DIR]
@@ -76,14 +47,6 @@ struct Tapwire {
     exit status: 0 every input decoded, 1 an input did not decode (the error code, offset
       and a caret under the bad byte), 2 bad usage
 
-    options:
-      --as FORMAT   the input format: \(Format.all.map(\.name).joined(separator: ", "))
-      --json        print JSON as in the Tapwire JSON contract
-      --lenient     accept what tags in the field break, and list the warnings
-      --lines       one input per line: hex, or the path of a file (dump files too; its
-                    JSON object then starts with "file"); one output per line, in order
-      -h, --help    show this help
-
     examples:
       tapwire decode d1010855016e66632e636f6d
       tapwire decode --json Corpus/ndef/seeds/uri-100-records.ndef
@@ -96,67 +59,88 @@ struct Tapwire {
       find dumps -name '*.nfc' | tapwire decode --lines --json
     """
 
+  /// The command being run, once the table has resolved it (for usage errors).
+  nonisolated(unsafe) static var current: CommandSpec?
+
   static func main() {
-    var arguments = Array(CommandLine.arguments.dropFirst())
+    let arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {
       FileHandle.standardError.write(Data((usage + "\n").utf8))
       exit(2)
     }
-    arguments.removeFirst()
-    // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
-    // any thread starts.
-    if [
-      "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap",
-      "gp", "ntag",
-    ]
-    .contains(
-      command)
-    {
-      SignalForwarding.install()
-    }
-    switch command {
-    case "decode":
-      exit(DecodeCommand.run(arguments))
-    case "encode":
-      exit(EncodeCommand.run(arguments))
-    case "read":
-      exit(ReaderCommands.read(arguments))
-    case "simulate":
-      exit(ReaderCommands.simulate(arguments))
-    case "write":
-      exit(ReaderCommands.write(arguments))
-    case "apdu":
-      exit(ReaderCommands.apdu(arguments))
-    case "format", "lock":
-      exit(ReaderCommands.formatOrLock(command, arguments))
-    case "ntag":
-      exit(ReaderCommands.ntag(arguments))
-    case "pcsc":
-      exit(ReaderCommands.pcsc(arguments))
-    case "admin":
-      exit(ReaderCommands.admin(arguments))
-    case "discover", "connect":
-      exit(ReaderCommands.discover(command, arguments))
-    case "cap":
-      exit(CAPForwarding.run(arguments))
-    case "gp":
-      exit(ReaderCommands.gp(arguments))
-    case "help", "-h", "--help":
-      guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
+    if ["help", "-h", "--help"].contains(command) {
+      let topic: [String]
+      do throws(UsageError) {
+        let helpSpec = try CommandTable.resolve(["help"]).0
+        topic = try ParsedCommand.parse(helpSpec, Array(arguments.dropFirst())).operands
+      } catch {
+        fail(error)
+      }
+      guard !topic.isEmpty else {
         print(usage)
         exit(0)
       }
-      guard let text = texts[topic] else { failUnknownCommand(topic) }
-      print(text)
+      do throws(UsageError) {
+        print(help(for: try CommandTable.resolve(topic).0))
+      } catch {
+        guard let spec = CommandTable.commands.first(where: { $0.path[0] == topic[0] }) else { fail(error) }
+        print(help(for: spec))
+      }
       exit(0)
-    default:
-      failUnknownCommand(command)
     }
+    // Every value of every option is checked here, against the one table, before anything
+    // else happens: no reader opened, no file written, no process started.
+    let spec: CommandSpec
+    let parsed: ParsedCommand
+    do throws(UsageError) {
+      let (resolved, rest) = try CommandTable.resolve(arguments)
+      spec = resolved
+      current = resolved
+      parsed = try ParsedCommand.parse(resolved, rest)
+    } catch {
+      fail(error)
+    }
+    if parsed.helpRequested {
+      print(help(for: spec))
+      exit(0)
+    }
+    // The reader commands run tapwire-nfc and pass SIGINT and SIGTERM on to it; set up before
+    // any thread starts.
+    if spec.usesReaderBackEnd { SignalForwarding.install() }
+    let rest = Array(arguments.dropFirst())
+    switch spec.path[0] {
+    case "decode": exit(DecodeCommand.run(rest))
+    case "encode": exit(EncodeCommand.run(rest))
+    case "read": exit(ReaderCommands.read(parsed))
+    case "write": exit(ReaderCommands.write(parsed))
+    case "lock": exit(ReaderCommands.lock(parsed, arguments))
+    case "ntag": exit(ReaderCommands.ntag(parsed, arguments))
+    case "apdu": exit(ReaderCommands.apdu(parsed, arguments))
+    case "admin": exit(ReaderCommands.admin(parsed, arguments))
+    case "discover", "connect": exit(ReaderCommands.discover(parsed, arguments))
+    default: exit(ReaderCommands.passThrough(arguments))
+    }
+  }
+
+  /// A command's help: its text, then the options section generated from the table (a
+  /// group's text lists the options of every one of its commands that has no text of its own).
+  static func help(for spec: CommandSpec) -> String {
+    guard spec.path[0] != "help" else { return usage }
+    let own = texts[spec.name]
+    let text = own ?? texts[spec.path[0]] ?? HelpText.usage(of: spec)
+    var listed = spec
+    if own == nil || spec.path.count == 1 {
+      for member in CommandTable.commands where member.path[0] == spec.path[0] && texts[member.name] == nil {
+        for option in member.options where listed.option(option.name) == nil { listed.options.append(option) }
+      }
+    }
+    return text + "\n" + HelpText.options(of: listed)
   }
 
   /// Each command's help text, by command name (`encode adv` has its own, under encode's).
   static let texts = [
-    "decode": decodeUsage, "encode": EncodeCommand.usage, "read": ReaderCommands.readUsage,
+    "decode": decodeUsage, "encode": EncodeCommand.usage, "encode adv": EncodeCommand.advertisingUsage,
+    "encode capdu": EncodeCommand.usage, "read": ReaderCommands.readUsage,
     "simulate": ReaderCommands.readUsage, "write": ReaderCommands.writeUsage,
     "apdu": ReaderCommands.apduUsage, "pcsc": ReaderCommands.pcscUsage, "admin": ReaderCommands.adminUsage,
     "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
@@ -164,16 +148,6 @@ struct Tapwire {
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
     "ntag": ReaderCommands.ntagUsage,
   ]
-
-  static let commands = [
-    "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format",
-    "lock", "ntag", "cap", "gp", "help",
-  ]
-
-  static func failUnknownCommand(_ command: String) -> Never {
-    let suggestion = Suggestion.closest(to: command, among: commands)
-    fail("unknown command '\(command)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
-  }
 
   /// The `usage:` lines of `text` (up to its first blank line).
   static func synopsis(_ text: String) -> String {
@@ -183,21 +157,31 @@ struct Tapwire {
       .joined(separator: "\n")
   }
 
-  /// The usage-error text for `message`: the message, the command's usage lines and where its
-  /// help is (the command is the first argument, when it is a known one).
-  static func usageError(_ message: String) -> String {
-    let command = CommandLine.arguments.dropFirst().first.flatMap { texts[$0] == nil ? nil : $0 }
-    guard let command, command != "help", let text = texts[command] else {
-      return "tapwire: \(message)\nsee `tapwire help`\n"
-    }
-    return "tapwire: \(message)\n\(synopsis(text))\nsee `tapwire \(command) --help`\n"
+  /// The usage-error text for `error`: `tapwire CMD: --OPTION: why`, the command's usage
+  /// lines and where its help is.
+  static func usageError(_ error: UsageError) -> String {
+    guard let name = error.command else { return "\(error.message)\nsee `tapwire help`\n" }
+    // A command's own usage lines; for a group word (`pcsc`), those of every command in it.
+    let specs =
+      CommandTable.commands.first(where: { $0.name == name }).map { [$0] }
+      ?? CommandTable.commands.filter { $0.path[0] == name }
+    guard let first = specs.first else { return "\(error.message)\nsee `tapwire help`\n" }
+    var lines: [String] = []
+    for spec in specs { lines += spec.usage }
+    let usage = lines.enumerated().map { ($0.offset == 0 ? "usage: " : "       ") + $0.element }
+    return "\(error.message)\n\(usage.joined(separator: "\n"))\nsee `tapwire \(first.path[0]) --help`\n"
   }
 
-  /// Prints a usage error (the message, the command's usage lines, where its help is) and
-  /// exits with status 2.
-  static func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(usageError(message).utf8))
+  /// Prints a usage error and exits with status 2.
+  static func fail(_ error: UsageError) -> Never {
+    FileHandle.standardError.write(Data(usageError(error).utf8))
     exit(2)
+  }
+
+  /// Prints a usage error of the current command (the message, its usage lines, where its
+  /// help is) and exits with status 2.
+  static func fail(_ message: String) -> Never {
+    fail(UsageError(command: current?.name, option: nil, reason: message))
   }
 }
 

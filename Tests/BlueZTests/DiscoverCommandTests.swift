@@ -12,6 +12,9 @@ import Testing
 @Suite(.serialized, .enabled(if: BlueZStack.isAvailable || BlueZStack.isRequired))
 struct DiscoverCommandTests {
   static var tapwire: String {
+    if let directory = ProcessInfo.processInfo.environment["TAPWIRE_BIN_DIR"] {
+      return URL(fileURLWithPath: directory).appendingPathComponent("tapwire").path
+    }
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<3 {
       let candidate = directory.appendingPathComponent("tapwire")

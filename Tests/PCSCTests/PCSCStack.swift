@@ -49,7 +49,11 @@ final class PCSCStack {
   static var isAvailable: Bool { unavailableReason == nil }
 
   /// The virtual card executable next to the test bundle.
+  /// `TAPWIRE_BIN_DIR` names another directory (CI runs the command tests against the release build).
   static var virtualCard: String {
+    if let directory = ProcessInfo.processInfo.environment["TAPWIRE_BIN_DIR"] {
+      return URL(fileURLWithPath: directory).appendingPathComponent("tapwire-vcard").path
+    }
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<3 {
       let candidate = directory.appendingPathComponent("tapwire-vcard")

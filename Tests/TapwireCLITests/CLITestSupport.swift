@@ -8,7 +8,11 @@ enum CLI {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// The `tapwire` binary next to the test bundle (SwiftPM builds it for this target).
+  /// `TAPWIRE_BIN_DIR` names another directory (CI runs these tests against the release build).
   static var executable: URL {
+    if let directory = ProcessInfo.processInfo.environment["TAPWIRE_BIN_DIR"] {
+      return URL(fileURLWithPath: directory).appendingPathComponent("tapwire")
+    }
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     // Swift Testing may run from inside the .xctest bundle on some layouts.
     for _ in 0..<3 {

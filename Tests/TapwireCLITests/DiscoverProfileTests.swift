@@ -122,7 +122,8 @@ struct DiscoverProfileTests {
       "discover", "--btsnoop", Self.capture, "--profile", "/nonexistent/profiles.json",
     ])
     #expect(missing.status == 2)
-    #expect(missing.stderr.contains("/nonexistent/profiles.json: cannot read the file"))
+    #expect(
+      missing.stderr.hasPrefix("tapwire discover: --profile: no such file: '/nonexistent/profiles.json'"))
     #expect(try CLI.run(["discover", "--btsnoop", Self.capture, "--profile"]).status == 2)
   }
 

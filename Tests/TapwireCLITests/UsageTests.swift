@@ -14,7 +14,7 @@ struct UsageTests {
     (["encode", "smartposter", "http://a", "--titel", "en:x"], "did you mean '--title'?"),
     (
       ["encode", "capdu", "00", "a4", "04", "00", "--el", "3"],
-      "unknown capdu option '--el'; did you mean '--le'?"
+      "tapwire encode capdu: unknown option '--el'; did you mean '--le'?"
     ),
     (["encode", "adv", "--nmae", "x"], "did you mean '--name'?"),
     (["decodr", "d00000"], "unknown command 'decodr'; did you mean 'decode'?"),

@@ -13,7 +13,7 @@ public enum OptionKind: Sendable, Equatable {
   case seconds(minimum: Double, maximum: Double, exclusiveMinimum: Bool)
   /// A whole number in the range (decimal, or `0x` hex when `hex` is true).
   case count(ClosedRange<Int>, hex: Bool)
-  /// Hex digits (spaces and colons allowed between bytes) of one of `byteCounts` bytes.
+  /// Hex digits (no separators) of a byte count in the range.
   case hexBytes(ClosedRange<Int>)
   /// Hex of exactly one of these byte counts (a key of 16, 24 or 32 bytes, say).
   case hexOneOf([Int])
@@ -188,9 +188,9 @@ public enum OptionKind: Sendable, Equatable {
     return Int(text)
   }
 
-  /// The bytes of hex text with optional spaces or colons between bytes, or nil.
+  /// The bytes of hex text (digits only, either case), or nil.
   public static func hexBytes(_ text: String) -> [UInt8]? {
-    let digits = text.utf8.filter { $0 != 0x20 && $0 != 0x3A }
+    let digits = Array(text.utf8)
     guard digits.count % 2 == 0, digits.allSatisfy(isHexDigit) else { return nil }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(digits.count / 2)
@@ -203,7 +203,7 @@ public enum OptionKind: Sendable, Equatable {
   }
 
   static func hexByteCount(_ text: String) -> Int? {
-    let digits = text.utf8.filter { $0 != 0x20 && $0 != 0x3A }
+    let digits = Array(text.utf8)
     guard !digits.isEmpty, digits.count % 2 == 0, digits.allSatisfy(isHexDigit) else { return nil }
     return digits.count / 2
   }

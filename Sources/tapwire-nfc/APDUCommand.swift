@@ -31,7 +31,7 @@ enum APDUCommand {
       }
       await runScript(script, arguments: arguments, json: json)
     } else {
-      let operands = TapwireNFC.operands(arguments, flags: ["--device", "--timeout"], switches: ["--json"])
+      let operands = TapwireNFC.operands
       guard !operands.isEmpty else { TapwireNFC.fail("apdu needs --script FILE or command APDUs as hex") }
       var commands: [[UInt8]] = []
       for operand in operands {

@@ -17,14 +17,9 @@ import RemoteManagementHTTP
 /// libnfc reader. One progress line per round trip and per command on standard error.
 /// Exit 0 done, 1 a failed round trip or command (named) or no reader or card, 2 bad usage.
 enum AdminCommand {
-  static let flags: Set<String> = [
-    "--pcsc", "--reader", "--device", "--aid", "--script", "--timeout", "--round-trip-timeout", "--retries",
-    "--max-rounds", "--from", "--resume",
-  ]
-
   static func run(_ arguments: [String]) async {
     let json = arguments.contains("--json")
-    let operands = TapwireNFC.operands(arguments, flags: flags, switches: ["--json"])
+    let operands = TapwireNFC.operands
     var aid: ApplicationIdentifier? = .globalPlatformIssuerSecurityDomain
     if let text = TapwireNFC.option("--aid") {
       guard let bytes = Hex.bytes(text), let parsed = try? ApplicationIdentifier(bytes) else {

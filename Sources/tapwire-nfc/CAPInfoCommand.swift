@@ -19,24 +19,10 @@ enum CAPInfoCommand {
     guard subcommand == "info" else {
       TapwireNFC.fail("unknown cap subcommand '\(subcommand)' (known: info)")
     }
-    var json = false
-    var blockSize = GlobalPlatformCommands.defaultLoadBlockSize
-    var path: String?
-    while let word = rest.popFirst() {
-      switch word {
-      case "--json": json = true
-      case "--block-size":
-        guard let value = rest.popFirst().flatMap({ Int($0) }), (1...255).contains(value) else {
-          TapwireNFC.fail("--block-size needs a number from 1 to 255")
-        }
-        blockSize = value
-      default:
-        if word.hasPrefix("-") { TapwireNFC.fail("unknown option '\(word)' (known: --json, --block-size)") }
-        guard path == nil else { TapwireNFC.fail("cap info takes one FILE") }
-        path = word
-      }
-    }
-    guard let path else { TapwireNFC.fail("cap info needs a FILE.cap") }
+    // The options and the one operand were checked against the table at start.
+    let json = TapwireNFC.parsed?.has("--json") ?? false
+    let blockSize = TapwireNFC.parsed?.count("--block-size") ?? GlobalPlatformCommands.defaultLoadBlockSize
+    guard let path = TapwireNFC.operands.first else { TapwireNFC.fail("cap info needs a FILE.cap") }
     guard let data = FileManager.default.contents(atPath: path) else {
       FileHandle.standardError.write(Data("tapwire: cannot read \(path)\n".utf8))
       return 1

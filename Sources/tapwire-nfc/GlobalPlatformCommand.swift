@@ -51,21 +51,18 @@ enum GlobalPlatformCommand {
     guard let subcommand = arguments.first, subcommands.contains(subcommand) else {
       TapwireNFC.fail("gp needs a command: \(subcommands.joined(separator: ", "))\n\(usage)")
     }
-    var rest = Array(arguments.dropFirst())
+    // The AID or FILE.cap is the operand, wherever the table found it among the options.
+    let rest = Array(arguments.dropFirst())
     var target: ApplicationIdentifier?
     if ["delete", "lock", "unlock"].contains(subcommand) {
-      guard let text = rest.first, !text.hasPrefix("--"), let bytes = Hex.bytes(text),
+      guard let text = TapwireNFC.operands.first, let bytes = Hex.bytes(text),
         let aid = try? ApplicationIdentifier(bytes)
       else { TapwireNFC.fail("gp \(subcommand) needs an AID (5 to 16 bytes in hex)") }
       target = aid
-      rest.removeFirst()
     }
     var install: InstallRequest?
     if subcommand == "install" {
-      guard let path = rest.first, !path.hasPrefix("--") else {
-        TapwireNFC.fail("gp install needs a FILE.cap")
-      }
-      rest.removeFirst()
+      guard let path = TapwireNFC.operands.first else { TapwireNFC.fail("gp install needs a FILE.cap") }
       install = installRequest(path: path, rest)
     }
     let crypto: OpenSSLSecureChannelCrypto
@@ -185,11 +182,6 @@ enum GlobalPlatformCommand {
     }
     return try? FileControlInformation(parsing: Array(selected.dropLast(2)))
   }
-
-  /// The options that run `apdu --script` and `pcsc script` inside a secure channel.
-  static let channelOptions = [
-    "--key", "--key-enc", "--key-mac", "--key-dek", "--kvn", "--kdf", "--scp", "--security",
-  ]
 
   /// True when the command line names keys: the script runs inside a secure channel.
   static func wantsChannel(_ arguments: [String]) -> Bool {

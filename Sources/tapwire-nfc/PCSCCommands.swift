@@ -283,7 +283,7 @@ enum PCSCCommands {
 
   static func apdu(_ arguments: [String]) async {
     let json = arguments.contains("--json")
-    let operands = TapwireNFC.operands(arguments, flags: ["--reader", "--timeout"], switches: ["--json"])
+    let operands = TapwireNFC.operands
     guard !operands.isEmpty else { TapwireNFC.fail("pcsc apdu needs command APDUs as hex") }
     var commands: [[UInt8]] = []
     for operand in operands {
@@ -302,9 +302,7 @@ enum PCSCCommands {
 
   static func script(_ arguments: [String]) async {
     let json = arguments.contains("--json")
-    let operands = TapwireNFC.operands(
-      arguments, flags: Set(["--reader", "--timeout"] + GlobalPlatformCommand.channelOptions),
-      switches: ["--json"])
+    let operands = TapwireNFC.operands
     guard operands.count == 1, let path = operands.first else {
       TapwireNFC.fail("pcsc script needs one FILE")
     }

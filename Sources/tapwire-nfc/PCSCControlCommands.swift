@@ -129,7 +129,7 @@ enum PCSCControlCommands {
 
   static func control(_ arguments: [String]) async {
     let json = arguments.contains("--json")
-    let operands = TapwireNFC.operands(arguments, flags: ["--reader"], switches: ["--json"])
+    let operands = TapwireNFC.operands
     guard (1...2).contains(operands.count), let code = parseCode(operands[0]) else {
       TapwireNFC.fail(
         "pcsc control needs CODE (0x42000D48, or 3400 for SCARD_CTL_CODE(3400)) and optional HEX")

@@ -140,20 +140,9 @@ struct TapwireNFC {
     }
   }
 
-  /// The operands of `arguments`: what is neither a flag in `flags` with its value nor a
-  /// switch in `switches`.
-  static func operands(_ arguments: [String], flags: Set<String>, switches: Set<String>) -> [String] {
-    var result: [String] = []
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      if flags.contains(argument) {
-        _ = rest.popFirst()
-      } else if !switches.contains(argument) {
-        result.append(argument)
-      }
-    }
-    return result
-  }
+  /// The operands, as the table parsed them (the words that are neither options nor their
+  /// values).
+  static var operands: [String] { parsed?.operands ?? [] }
 
   /// Locks the device node across processes (``DeviceLock``; the lock lives until the
   /// process exits) and opens the reader. Exits 1 with "device busy: ..." or

@@ -38,15 +38,10 @@ extension ReaderCommands {
       put-key replace the key set in use with new keys (PUT KEY, encrypted under the DEK, the
               card's check values verified) as key version --new-kvn (default: the same);
               prints the new keys' check values
-      --pcsc READER   the PC/SC reader; --device CONNSTRING a libnfc reader (an ISO-DEP card)
-      --key HEX       one key for ENC, MAC and DEK (16, 24 or 32 bytes); `--key test` names the
-                      well-known test key 404142...4F (never used otherwise)
-      --key-enc/--key-mac/--key-dek HEX  the three keys
-      --kvn N         the key version (INITIALIZE UPDATE P1; 0x.. for hex), default the card's first
-      --kdf NAME      diversify the keys with the card's key diversification data: emv (EMV CPS),
-                      visa2 or kdf3, as GlobalPlatformPro names them
-      --scp 02|03     require this protocol (default: the card's)
-      --security L    the security level, default mac (C-MAC)
+      KEY OPTIONS: --key HEX (one key for ENC, MAC and DEK; `--key test` is the well-known test
+      key 404142...4F, never used otherwise) or --key-enc, --key-mac and --key-dek, with --kvn,
+      --kdf (emv: EMV CPS, visa2 or kdf3, as GlobalPlatformPro names them), --scp and --security
+      (the options below list each value's range and default).
       Keys never appear in the output, only their check values. The card cryptogram is
       checked before EXTERNAL AUTHENTICATE: wrong keys stop there (cardCryptogramMismatch)
       and the card counts nothing; a card answering 6982/6983 has its key set blocked

@@ -2,6 +2,7 @@
 import BLEAdvertising
 import Foundation
 import ReaderConnection
+import Synchronization
 
 /// A change of a device's link as BlueZ reports it.
 public enum BlueZLinkEvent: Sendable, Hashable {
@@ -101,56 +102,51 @@ public final class BlueZLink: Sendable {
   public func close() { bus.stop() }
 }
 
-final class LinkTracker: @unchecked Sendable {
-  private let lock = NSLock()
-  private var path = ""
-  private var reason: DisconnectReason?
-  private var ended: BlueZError?
+final class LinkTracker: Sendable {
+  private struct State {
+    var path = ""
+    var reason: DisconnectReason?
+    var ended: BlueZError?
+  }
+
+  private let state = Mutex(State())
   private let continuation: AsyncStream<BlueZLinkEvent>.Continuation
 
   /// What ended the events on BlueZ's side (``BlueZWatch``), if anything did.
-  var failure: BlueZError? {
-    lock.lock()
-    defer { lock.unlock() }
-    return ended
-  }
+  var failure: BlueZError? { state.withLock { $0.ended } }
 
   init(continuation: AsyncStream<BlueZLinkEvent>.Continuation) { self.continuation = continuation }
 
-  func setPath(_ path: String) {
-    lock.lock()
-    self.path = path
-    lock.unlock()
-  }
+  func setPath(_ path: String) { state.withLock { $0.path = path } }
 
   func handle(_ message: BusMessage) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, !path.isEmpty, ended == nil else { return }
-    let adapter = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    if let failure = BlueZWatch.failure(message, adapter: adapter) {
-      ended = failure
-      continuation.finish()
-      return
-    }
-    guard message.path == path else { return }
-    if message.interface == deviceInterface && message.member == "Disconnected" {
-      switch message.arguments.first?.stringValue {
-      case "org.bluez.Reason.Timeout": reason = .linkLoss
-      case "org.bluez.Reason.Local": reason = .requestedByApp
-      default: reason = .unknown
+    state.withLock { state in
+      guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, !state.path.isEmpty, state.ended == nil else { return }
+      let adapter = String(state.path[..<(state.path.lastIndex(of: "/") ?? state.path.startIndex)])
+      if let failure = BlueZWatch.failure(message, adapter: adapter) {
+        state.ended = failure
+        continuation.finish()
+        return
       }
-      return
-    }
-    guard message.interface == propertiesInterface, message.member == "PropertiesChanged",
-      message.arguments.count >= 2, message.arguments[0].stringValue == deviceInterface,
-      let connected = message.arguments[1].propertyMap?["Connected"]?.boolValue
-    else { return }
-    if connected {
-      continuation.yield(.connected)
-    } else {
-      continuation.yield(.disconnected(reason ?? .linkLoss))
-      reason = nil
+      guard message.path == state.path else { return }
+      if message.interface == deviceInterface && message.member == "Disconnected" {
+        switch message.arguments.first?.stringValue {
+        case "org.bluez.Reason.Timeout": state.reason = .linkLoss
+        case "org.bluez.Reason.Local": state.reason = .requestedByApp
+        default: state.reason = .unknown
+        }
+        return
+      }
+      guard message.interface == propertiesInterface, message.member == "PropertiesChanged",
+        message.arguments.count >= 2, message.arguments[0].stringValue == deviceInterface,
+        let connected = message.arguments[1].propertyMap?["Connected"]?.boolValue
+      else { return }
+      if connected {
+        continuation.yield(.connected)
+      } else {
+        continuation.yield(.disconnected(state.reason ?? .linkLoss))
+        state.reason = nil
+      }
     }
   }
 }

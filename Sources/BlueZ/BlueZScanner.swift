@@ -211,15 +211,18 @@ final class ScanCounters: Sendable {
 }
 
 /// The scanner's state, touched from the bus thread (messages) and the caller (stop).
-final class ScanState: @unchecked Sendable {
-  private let lock = NSLock()
+final class ScanState: Sendable {
+  private struct State {
+    var devices: [String: BlueZDevice] = [:]
+    var adapterPath = ""
+    var bus: BusThread?
+    var discovering = false
+    var stopped = false
+  }
+
+  private let state = Mutex(State())
   private let continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation
   private let counters: ScanCounters
-  private var devices: [String: BlueZDevice] = [:]
-  private var adapterPath = ""
-  private var bus: BusThread?
-  private var discovering = false
-  private var stopped = false
 
   init(continuation: AsyncThrowingStream<BlueZAdvertisement, any Error>.Continuation, counters: ScanCounters)
   {
@@ -228,34 +231,24 @@ final class ScanState: @unchecked Sendable {
   }
 
   func setBus(_ bus: BusThread) {
-    lock.lock()
-    let late = stopped
-    self.bus = bus
-    lock.unlock()
+    let late = state.withLock { state in
+      state.bus = bus
+      return state.stopped
+    }
     if late { stop() }
   }
 
-  func setAdapter(_ path: String) {
-    lock.lock()
-    adapterPath = path
-    lock.unlock()
-  }
+  func setAdapter(_ path: String) { state.withLock { $0.adapterPath = path } }
 
-  func setDiscovering() {
-    lock.lock()
-    discovering = true
-    lock.unlock()
-  }
+  func setDiscovering() { state.withLock { $0.discovering = true } }
 
   /// Stops discovery (when started) and closes the connection; once.
   func stop() {
-    lock.lock()
-    stopped = true
-    let bus = self.bus
-    self.bus = nil
-    let path = adapterPath
-    let wasDiscovering = discovering
-    lock.unlock()
+    let (bus, path, wasDiscovering) = state.withLock { state in
+      state.stopped = true
+      defer { state.bus = nil }
+      return (state.bus, state.adapterPath, state.discovering)
+    }
     bus?.stop { connection in
       if wasDiscovering {
         _ = try? connection.call(bluez, path, adapterInterface, "StopDiscovery", timeout: 2000)
@@ -265,9 +258,7 @@ final class ScanState: @unchecked Sendable {
 
   func handle(_ message: BusMessage) {
     guard message.type == DBUS_MESSAGE_TYPE_SIGNAL else { return }
-    lock.lock()
-    let path = adapterPath
-    lock.unlock()
+    let path = state.withLock { $0.adapterPath }
     if !path.isEmpty, let failure = BlueZWatch.failure(message, adapter: path) {
       // The stream's termination handler stops the scan and closes the connection.
       continuation.finish(throwing: failure)
@@ -281,9 +272,7 @@ final class ScanState: @unchecked Sendable {
       }
     case (objectManager, "InterfacesRemoved"):
       guard let path = message.arguments.first?.stringValue else { return }
-      lock.lock()
-      devices[path] = nil
-      lock.unlock()
+      state.withLock { $0.devices[path] = nil }
     case (propertiesInterface, "PropertiesChanged"):
       guard message.arguments.count >= 2, message.arguments[0].stringValue == deviceInterface else { return }
       let invalidated =
@@ -295,15 +284,14 @@ final class ScanState: @unchecked Sendable {
   }
 
   func update(_ path: String, changed: [String: DBusValue], invalidated: [String]) {
-    lock.lock()
-    guard path.hasPrefix(adapterPath + "/") else {
-      lock.unlock()
-      return
+    let updated: BlueZDevice? = state.withLock { state in
+      guard path.hasPrefix(state.adapterPath + "/") else { return nil }
+      var device = state.devices[path] ?? BlueZDevice(path: path, properties: [:])
+      device.apply(changed: changed, invalidated: invalidated)
+      state.devices[path] = device
+      return device
     }
-    var device = devices[path] ?? BlueZDevice(path: path, properties: [:])
-    device.apply(changed: changed, invalidated: invalidated)
-    devices[path] = device
-    lock.unlock()
+    guard let device = updated else { return }
     counters.signals.add(1, ordering: .relaxed)
     if let report = device.report(timestamp: BlueZScanner.now().sinceOrigin.wholeMicroseconds) {
       counters.updates.add(1, ordering: .relaxed)

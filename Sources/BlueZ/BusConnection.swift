@@ -159,20 +159,25 @@ final class BusConnection {
 /// A thread of its own that owns one ``BusConnection``: jobs run on it in order, between
 /// polls, and every incoming message goes to `onMessage`. Nothing of libdbus runs on Swift's
 /// cooperative pool.
-final class BusThread: @unchecked Sendable {
-  private let lock = NSLock()
-  private var jobs: [(BusConnection) -> Void] = []
-  private var stopping = false
-  /// The connection closed under us (the bus daemon went away): calls fail at once.
-  private var closed = false
-  private var finalJob: ((BusConnection) -> Void)?
-  private var onMessage: (@Sendable (BusConnection, BusMessage) -> Void)?
-  private var onClosed: (@Sendable () -> Void)?
+final class BusThread: Sendable {
+  /// What the caller and the bus thread share.
+  private struct State {
+    var jobs: [@Sendable (BusConnection) -> Void] = []
+    var stopping = false
+    /// The connection closed under us (the bus daemon went away): calls fail at once.
+    var closed = false
+    var finalJob: (@Sendable (BusConnection) -> Void)?
+    var onMessage: (@Sendable (BusConnection, BusMessage) -> Void)?
+    var onClosed: (@Sendable () -> Void)?
+  }
+
+  private let state = Mutex(State())
   /// Signalled when a job or the stop arrives (the thread waits on it once the connection
   /// closed, instead of polling a dead socket).
   private let wakeup = DispatchSemaphore(value: 0)
-  /// Calls awaiting their reply, by serial: touched on the bus thread only.
-  private var awaitingReply: [UInt32: PendingReply] = [:]
+  /// Calls awaiting their reply, by serial: touched on the bus thread only (a lock that is
+  /// never contended, so the class needs no unchecked `Sendable`).
+  private let awaitingReply = Mutex<[UInt32: PendingReply]>([:])
 
   /// A method call sent and not answered yet.
   private struct PendingReply {
@@ -180,16 +185,22 @@ final class BusThread: @unchecked Sendable {
     var resume: @Sendable (Result<[DBusValue], BlueZError>) -> Void
   }
 
-  private init() {}
+  private init(
+    onMessage: @escaping @Sendable (BusConnection, BusMessage) -> Void,
+    onClosed: @escaping @Sendable () -> Void
+  ) {
+    state.withLock {
+      $0.onMessage = onMessage
+      $0.onClosed = onClosed
+    }
+  }
 
   /// Opens the connection on a new thread; fails with the bus error.
   static func start(
     address: String?, onMessage: @escaping @Sendable (BusConnection, BusMessage) -> Void,
     onClosed: @escaping @Sendable () -> Void = {}
   ) async throws(BlueZError) -> BusThread {
-    let bus = BusThread()
-    bus.onMessage = onMessage
-    bus.onClosed = onClosed
+    let bus = BusThread(onMessage: onMessage, onClosed: onClosed)
     let result: Result<Void, BlueZError> = await withCheckedContinuation { continuation in
       let thread = Thread {
         let connection: BusConnection
@@ -212,12 +223,10 @@ final class BusThread: @unchecked Sendable {
   private func loop(_ connection: BusConnection) {
     var open = true
     while true {
-      lock.lock()
-      let pending = jobs
-      jobs.removeAll()
-      let stop = stopping
-      let last = finalJob
-      lock.unlock()
+      let (pending, stop, last, onMessage, onClosed) = state.withLock { state in
+        defer { state.jobs.removeAll() }
+        return (state.jobs, state.stopping, state.finalJob, state.onMessage, state.onClosed)
+      }
       for job in pending { job(connection) }
       if stop {
         last?(connection)
@@ -231,9 +240,7 @@ final class BusThread: @unchecked Sendable {
       }
       guard let messages = connection.poll(milliseconds: 20) else {
         open = false
-        lock.lock()
-        closed = true
-        lock.unlock()
+        state.withLock { $0.closed = true }
         failAwaitingReplies(BlueZError(.noBus, message: "the bus connection closed"))
         onClosed?()
         continue
@@ -241,7 +248,7 @@ final class BusThread: @unchecked Sendable {
       for message in messages {
         let isReply =
           message.type == DBUS_MESSAGE_TYPE_METHOD_RETURN || message.type == DBUS_MESSAGE_TYPE_ERROR
-        if isReply, let reply = awaitingReply.removeValue(forKey: message.replySerial) {
+        if isReply, let reply = awaitingReply.withLock({ $0.removeValue(forKey: message.replySerial) }) {
           if message.type == DBUS_MESSAGE_TYPE_ERROR {
             reply.resume(
               .failure(
@@ -256,25 +263,31 @@ final class BusThread: @unchecked Sendable {
       expireAwaitingReplies()
     }
     failAwaitingReplies(BlueZError(.noBus, message: "connection closed"))
-    lock.lock()
-    onMessage = nil
-    onClosed = nil
-    lock.unlock()
+    state.withLock {
+      $0.onMessage = nil
+      $0.onClosed = nil
+    }
   }
 
   /// Fails the calls whose reply is overdue with `org.freedesktop.DBus.Error.NoReply`.
   private func expireAwaitingReplies() {
     let now = ContinuousClock.now
-    for (serial, reply) in awaitingReply where reply.deadline <= now {
-      awaitingReply[serial] = nil
+    let overdue = awaitingReply.withLock { waiting in
+      let overdue = waiting.filter { $0.value.deadline <= now }
+      for serial in overdue.keys { waiting[serial] = nil }
+      return Array(overdue.values)
+    }
+    for reply in overdue {
       reply.resume(
         .failure(BlueZError(dbusName: "org.freedesktop.DBus.Error.NoReply", message: "no reply in time")))
     }
   }
 
   private func failAwaitingReplies(_ error: BlueZError) {
-    let waiting = awaitingReply
-    awaitingReply = [:]
+    let waiting = awaitingReply.withLock { waiting in
+      defer { waiting = [:] }
+      return waiting
+    }
     for reply in waiting.values { reply.resume(.failure(error)) }
   }
 
@@ -297,28 +310,34 @@ final class BusThread: @unchecked Sendable {
             $0 = nil
           }
         }
-        lock.lock()
-        if stopping || closed {
-          lock.unlock()
-          resume(.failure(BlueZError(.noBus, message: "connection closed")))
-          return
-        }
-        jobs.append { connection in
+        let job: @Sendable (BusConnection) -> Void = { connection in
           do throws(BlueZError) {
             let sent = try connection.send(destination, path, interface, method, arguments)
             serial.withLock { $0 = sent }
-            self.awaitingReply[sent] = PendingReply(deadline: ContinuousClock.now + timeout, resume: resume)
+            self.awaitingReply.withLock {
+              $0[sent] = PendingReply(deadline: ContinuousClock.now + timeout, resume: resume)
+            }
           } catch {
             resume(.failure(error))
           }
         }
-        lock.unlock()
+        let queued = state.withLock { state in
+          guard !state.stopping, !state.closed else { return false }
+          state.jobs.append(job)
+          return true
+        }
+        guard queued else {
+          resume(.failure(BlueZError(.noBus, message: "connection closed")))
+          return
+        }
         wakeup.signal()
       }
     } onCancel: {
       // The reply, if it comes, finds no one waiting and is dropped.
       self.enqueue { _ in
-        if let sent = serial.withLock({ $0 }), let reply = self.awaitingReply.removeValue(forKey: sent) {
+        if let sent = serial.withLock({ $0 }),
+          let reply = self.awaitingReply.withLock({ $0.removeValue(forKey: sent) })
+        {
           reply.resume(.failure(BlueZError(.other, message: "\(method) cancelled")))
         }
       }
@@ -331,20 +350,22 @@ final class BusThread: @unchecked Sendable {
     _ body: @escaping @Sendable (BusConnection) throws(BlueZError) -> T
   ) async throws(BlueZError) -> T {
     let result: Result<T, BlueZError> = await withCheckedContinuation { continuation in
-      lock.lock()
-      if stopping {
-        lock.unlock()
-        continuation.resume(returning: .failure(BlueZError(.noBus, message: "connection closed")))
-        return
-      }
-      jobs.append { connection in
+      let job: @Sendable (BusConnection) -> Void = { connection in
         do throws(BlueZError) {
           continuation.resume(returning: .success(try body(connection)))
         } catch {
           continuation.resume(returning: .failure(error))
         }
       }
-      lock.unlock()
+      let queued = state.withLock { state in
+        guard !state.stopping else { return false }
+        state.jobs.append(job)
+        return true
+      }
+      guard queued else {
+        continuation.resume(returning: .failure(BlueZError(.noBus, message: "connection closed")))
+        return
+      }
       wakeup.signal()
     }
     return try result.get()
@@ -352,20 +373,18 @@ final class BusThread: @unchecked Sendable {
 
   /// Queues `body` without waiting.
   func enqueue(_ body: @escaping @Sendable (BusConnection) -> Void) {
-    lock.lock()
-    if !stopping { jobs.append(body) }
-    lock.unlock()
+    state.withLock { if !$0.stopping { $0.jobs.append(body) } }
     wakeup.signal()
   }
 
   /// Ends the thread after `last` (e.g. StopDiscovery) has run; the connection closes.
   func stop(after last: (@Sendable (BusConnection) -> Void)? = nil) {
-    lock.lock()
-    if !stopping {
-      stopping = true
-      finalJob = last
+    state.withLock { state in
+      if !state.stopping {
+        state.stopping = true
+        state.finalJob = last
+      }
     }
-    lock.unlock()
     wakeup.signal()
   }
 }

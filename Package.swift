@@ -87,6 +87,7 @@ let package = Package(
       name: "NFCReaderLibNFC",
       dependencies: [
         "NFCReader", "CLibNFC", "ISO7816", "NFCTags", "NDEF", "MifareClassicNDEF", "Type2NDEF", "Type3NDEF",
+        "MonotonicTime",
       ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // PC/SC reader control buffers: Part 10 features and TLV properties, Part 3 pseudo-APDUs,
@@ -102,8 +103,7 @@ let package = Package(
       name: "NFCReaderPCSC",
       dependencies: [
         "NFCReader", "CPCSCLite", "ISO7816", "NFCTags", "NDEF", "PCSCControl", "MifareClassicNDEF", "NFCWire",
-        "Type3NDEF",
-        "Type2NDEF",
+        "Type3NDEF", "Type2NDEF", "MonotonicTime",
       ],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // libdbus 1.14 (Debian libdbus-1-dev), without pkg-config: a C target whose include/
@@ -136,7 +136,9 @@ let package = Package(
       name: "ZlibInflate", dependencies: ["CZlib", "JavaCardCAP"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // A PN532 reader on a pseudo-terminal serving simulated tags.
-    .target(name: "PN532Simulator", swiftSettings: swiftSettings + [.strictMemorySafety()]),
+    .target(
+      name: "PN532Simulator", dependencies: ["MonotonicTime"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The JSON writer both executables print with (not a product).
     .target(name: "JSONOutput", swiftSettings: swiftSettings),
     // The option table both executables parse with: every command's options, value kinds,
@@ -303,7 +305,7 @@ let package = Package(
       name: "CorpusReplayTests", dependencies: ["FuzzOracles"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising"],
+      name: "ReaderConnectionTests", dependencies: ["ReaderConnection", "BLEAdvertising", "MonotonicTime"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "BlueZTests",

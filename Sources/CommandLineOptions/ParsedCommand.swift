@@ -92,18 +92,4 @@ public struct ParsedCommand: Sendable {
   public func bytes(_ name: String) -> [UInt8]? {
     value(name).flatMap(OptionKind.hexBytes)
   }
-
-  /// The arguments as a command line again (options in the order given, then operands), for
-  /// passing on to the reader back-end.
-  public var names: [String] { given.keys.sorted() }
-}
-
-extension Duration {
-  /// Whole milliseconds, clamped to `Int32`'s range (for C APIs that take an `int`).
-  public var clampedMilliseconds: Int32 {
-    let (seconds, attoseconds) = components
-    if seconds >= Int64(Int32.max / 1000) { return .max }
-    if seconds < 0 { return 0 }
-    return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-  }
 }

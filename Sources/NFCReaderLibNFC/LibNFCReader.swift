@@ -1,5 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
 import CLibNFC
+// SPDX-License-Identifier: Apache-2.0
+import MonotonicTime
 import NFCReader
 import Synchronization
 import Type3NDEF
@@ -602,6 +603,5 @@ extension TargetModulation {
 
 /// Milliseconds for libnfc's `int timeout`, at least 1.
 func milliseconds(_ duration: Duration) -> Int32 {
-  let (seconds, attoseconds) = duration.components
-  return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+  Int32(duration.milliseconds(clampedTo: 1...Int64(Int32.max)))
 }

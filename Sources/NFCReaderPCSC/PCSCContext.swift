@@ -1,6 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
 import CPCSCLite
 import Dispatch
+// SPDX-License-Identifier: Apache-2.0
+import MonotonicTime
 import NFCReader
 
 /// `SCARD_S_SUCCESS`.
@@ -208,10 +209,6 @@ let pcscSuccess: LONG = 0
 
   /// `timeout` in whole milliseconds for pcsc-lite (at most `INFINITE` - 1).
   static func milliseconds(_ timeout: Duration) -> DWORD {
-    let (seconds, attoseconds) = timeout.components
-    guard seconds >= 0 else { return 0 }
-    let total = seconds.multipliedReportingOverflow(by: 1000)
-    guard !total.overflow, total.partialValue < 0xFFFF_FFFE else { return 0xFFFF_FFFE }
-    return DWORD(total.partialValue + attoseconds / 1_000_000_000_000_000)
+    DWORD(timeout.milliseconds(clampedTo: 0...0xFFFF_FFFE))
   }
 }

@@ -1,3 +1,4 @@
+import MonotonicTime
 import Synchronization
 
 // SPDX-License-Identifier: Apache-2.0
@@ -69,7 +70,8 @@ public final class VPCDCardBridge: Sendable {
   /// - Throws: ``SimulatorError/Code/cardBridge`` when no card connects in time.
   public func acceptCard(timeout: Duration) throws(SimulatorError) {
     var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(clamping: timeout.components.seconds * 1000)
+    // Whole milliseconds (it truncated to whole seconds before: a 0.5 s wait was 0 ms).
+    let milliseconds = Int32(timeout.milliseconds(clampedTo: 0...Int64(Int32.max)))
     // unsafe: poll reads/writes one pollfd through a pointer to a live local.
     guard unsafe poll(&descriptor, 1, milliseconds) == 1 else {
       throw SimulatorError(.cardBridge, "no card process connected to \(socketPath)")
@@ -148,7 +150,8 @@ public final class VPCDCardBridge: Sendable {
 
   private static func receive(_ count: Int, from descriptor: Int32, timeout: Duration) -> [UInt8]? {
     var bytes: [UInt8] = []
-    let milliseconds = Int32(clamping: timeout.components.seconds * 1000)
+    // Whole milliseconds (it truncated to whole seconds before: a 0.5 s wait was 0 ms).
+    let milliseconds = Int32(timeout.milliseconds(clampedTo: 0...Int64(Int32.max)))
     while bytes.count < count {
       var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       // unsafe: poll reads/writes one pollfd through a pointer to a live local.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// The AD type octet of an AD structure (Bluetooth Assigned Numbers §2.3 "Common Data
 /// Types", formats in Core Specification Supplement Part A).
 ///
@@ -203,10 +205,6 @@ public struct ADType: RawRepresentable, Sendable, Hashable {
 extension ADType: CustomStringConvertible {
   /// The contract name and the raw value, e.g. `flags (0x01)`.
   public var description: String {
-    let digits: [Character] = [
-      "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
-    ]
-    let hex = String([digits[Int(rawValue >> 4)], digits[Int(rawValue & 0x0F)]])
-    return "\(name) (0x\(hex))"
+    "\(name) (0x\(Hex.string([rawValue])))"
   }
 }

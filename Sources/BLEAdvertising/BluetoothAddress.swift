@@ -74,18 +74,7 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable {
 extension BluetoothAddress: CustomStringConvertible {
   /// `AA:BB:CC:DD:EE:FF`, most significant octet first, upper case.
   public var description: String {
-    let digits = Array("0123456789ABCDEF".utf8)
-    var utf8: [UInt8] = []
-    utf8.reserveCapacity(17)
-    var shift: UInt64 = 40
-    while true {
-      let b = UInt8(truncatingIfNeeded: value >> shift)
-      utf8.append(digits[Int(b >> 4)])
-      utf8.append(digits[Int(b & 0x0F)])
-      if shift == 0 { break }
-      utf8.append(UInt8(ascii: ":"))
-      shift -= 8
-    }
-    return String(decoding: utf8, as: UTF8.self)
+    [40, 32, 24, 16, 8, 0].map { Hex.uppercaseString([UInt8(truncatingIfNeeded: value >> $0)]) }
+      .joined(separator: ":")
   }
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// An application identifier (AID): 5 to 16 bytes, a registered application provider
 /// identifier (RID, 5 bytes) and an optional proprietary extension (PIX)
 /// (ISO/IEC 7816-5; ISO/IEC 7816-4:2013 §8.2.1.2).
@@ -24,17 +26,7 @@ public struct ApplicationIdentifier: Sendable, Hashable {
   public var pix: [UInt8] { Array(bytes[5...]) }
 
   /// Lowercase hex of the bytes.
-  public var hexString: String {
-    let digits: [Character] = [
-      "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
-    ]
-    var text = ""
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
-    return text
-  }
+  public var hexString: String { Hex.string(bytes) }
 
   /// A000000151000000: the GlobalPlatform issuer security domain (GP 2.3 §F.1, the
   /// default ISD AID of GlobalPlatform cards).

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// A BER-TLV tag field of one to four bytes (ISO/IEC 7816-4:2013 §5.2.2.1, ISO/IEC 8825-1
 /// §8.1.2, EMV Book 3 Annex B1), held as its bytes big-endian: tag `9F 7F` is `0x9F7F`.
 public struct BERTag: RawRepresentable, Sendable, Hashable {
@@ -92,17 +94,7 @@ public struct BERTag: RawRepresentable, Sendable, Hashable {
   }
 
   /// Lowercase hex of the tag bytes, e.g. `9f7f` (the JSON contract's `tag`).
-  public var hexString: String {
-    let digits: [Character] = [
-      "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
-    ]
-    var text = ""
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
-    return text
-  }
+  public var hexString: String { Hex.string(bytes) }
 
   // MARK: Interindustry and GlobalPlatform tags
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// The class byte CLA of a command APDU, decoded (ISO/IEC 7816-4:2013 §5.1.1, Tables 2 and 3).
 ///
 /// Interindustry classes come in two codings: the *first* (`000x xxxx`: chaining bit b5,
@@ -175,12 +177,6 @@ public struct CommandClass: RawRepresentable, Sendable, Hashable {
 extension CommandClass: CustomStringConvertible {
   /// The byte in hex and its kind, e.g. `0x00 firstInterindustry`.
   public var description: String {
-    let digits: [Character] = [
-      "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f",
-    ]
-    var text = "0x"
-    text.append(digits[Int(rawValue >> 4)])
-    text.append(digits[Int(rawValue & 0x0F)])
-    return text + " " + kind.name
+    "0x" + Hex.string([rawValue]) + " " + kind.name
   }
 }

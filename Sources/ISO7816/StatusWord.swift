@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NFCWire
+
 /// The status word SW1-SW2 that ends every response APDU (ISO/IEC 7816-4:2013 §5.1.3,
 /// Tables 5 and 6).
 ///
@@ -309,15 +311,6 @@ extension StatusWord {
 extension StatusWord: CustomStringConvertible {
   /// Four uppercase hex digits, e.g. `6A82`.
   public var description: String {
-    let digits: [Character] = [
-      "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F",
-    ]
-    var text = ""
-    var shift = 12
-    while shift >= 0 {
-      text.append(digits[Int((rawValue >> UInt16(shift)) & 0x0F)])
-      shift -= 4
-    }
-    return text
+    Hex.uppercaseString([UInt8(rawValue >> 8), UInt8(rawValue & 0xFF)])
   }
 }

@@ -4,6 +4,7 @@ import BlueZ
 import CommandLineOptions
 import Foundation
 import JSONOutput
+import NFCWire
 import ReaderConnection
 
 /// `tapwire discover` and `tapwire connect`: ReaderDiscovery fed by BlueZ (or a btsnoop
@@ -190,7 +191,7 @@ enum DiscoverCommand {
 
   // MARK: Output
 
-  static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+  static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 
   static func readerJSON(_ r: DiscoveredReader) -> JSON {
     let fields: [(String, JSON)] = [

@@ -243,7 +243,8 @@ enum GlobalPlatformCommand {
     guard sw == 0x9000 else {
       let why = explanation(StatusWord(rawValue: sw), for: GlobalPlatformCommandKind(command))
       TapwireNFC.fail(
-        "\(name) \(Hex.string(aid.bytes)): status word \(String(format: "%04X", sw))\(why)", status: 1)
+        "\(name) \(Hex.string(aid.bytes)): status word \(StatusWord(rawValue: sw).description)\(why)",
+        status: 1)
     }
     let done = ["delete": "deleted", "lock": "locked", "unlock": "unlocked"][subcommand] ?? ""
     if json {
@@ -279,7 +280,7 @@ enum GlobalPlatformCommand {
     guard answer.statusWord.rawValue == 0x9000 else {
       let why = explanation(answer.statusWord, for: GlobalPlatformCommandKind(command.command))
       TapwireNFC.fail(
-        "PUT KEY: status word \(String(format: "%04X", answer.statusWord.rawValue))\(why)", status: 1)
+        "PUT KEY: status word \(answer.statusWord.description)\(why)", status: 1)
     }
     guard answer.data == command.expectedResponseData else {
       TapwireNFC.fail(
@@ -327,6 +328,12 @@ enum GlobalPlatformCommand {
     return (keys, version)
   }
 
+  /// At least two lowercase hex digits (as `%02x` printed the SCP's i parameter).
+  static func twoDigitHex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return digits.count < 2 ? "0" + digits : digits
+  }
+
   static func line(_ entry: GlobalPlatformRegistryEntry, _ subset: GlobalPlatformStatusSubset) -> String {
     let kind = ["ISD", "APP", "PKG"][subset == .issuerSecurityDomain ? 0 : subset == .applications ? 1 : 2]
     var text = "\(kind): \(Hex.string(entry.aid)) (\(entry.lifeCycle.name(for: subset)))"
@@ -348,14 +355,14 @@ enum GlobalPlatformCommand {
       parts.append("GlobalPlatform " + version.map(String.init).joined(separator: "."))
     }
     for scp in recognition.secureChannelProtocols {
-      parts.append("\(protocolName(scp)) i=\(String(format: "%02x", scp.implementation))")
+      parts.append("\(protocolName(scp)) i=\(twoDigitHex(scp.implementation))")
     }
     return parts.isEmpty ? "no version or protocol" : parts.joined(separator: "; ")
   }
 
   /// `SCP02`, `SCP03`: a protocol number as GlobalPlatform writes it.
   static func protocolName(_ scp: CardRecognitionData.SecureChannelProtocol) -> String {
-    "SCP" + String(format: "%02d", scp.number)
+    "SCP" + (scp.number < 10 ? "0" : "") + String(scp.number)
   }
 
   static func jsonReport(
@@ -399,7 +406,7 @@ enum GlobalPlatformCommand {
           .array(
             recognition.secureChannelProtocols.map {
               .object([
-                ("scp", .string(protocolName($0))), ("i", .string(String(format: "%02x", $0.implementation))),
+                ("scp", .string(protocolName($0))), ("i", .string(twoDigitHex($0.implementation))),
               ])
             })
         ))
@@ -426,7 +433,7 @@ enum GlobalPlatformCommand {
       if sw == 0x6A88, !next { return [] }
       guard sw == 0x9000 || sw == 0x6310 else {
         let why = explanation(answer.statusWord, for: .getStatus)
-        throw GlobalPlatformCommandError("status word \(String(format: "%04X", sw))\(why)")
+        throw GlobalPlatformCommandError("status word \(StatusWord(rawValue: sw).description)\(why)")
       }
       entries += try GlobalPlatformRegistryEntry.parseStatusResponse(answer.data)
       if sw == 0x9000 { break }
@@ -441,7 +448,7 @@ enum GlobalPlatformCommand {
       case .transport(let reader): return "\(reader)"
       case .apdu(let apdu): return "\(apdu)"
       case .secureChannel(let channel):
-        let sw = channel.statusWord.map { " (status word \(String(format: "%04X", $0.rawValue)))" } ?? ""
+        let sw = channel.statusWord.map { " (status word \($0.description))" } ?? ""
         return "\(channel.code)\(sw)"
       }
     }

@@ -175,12 +175,12 @@ extension GlobalPlatformCommand {
         let sw = answer.statusWord
         installFailure(
           "installRejected",
-          "INSTALL [for install] \(instance.hexString): status word \(String(format: "%04X", sw.rawValue))"
+          "INSTALL [for install] \(instance.hexString): status word \(sw.description)"
             + explanation(sw, for: .installForInstall),
           json: json,
           fields: [
             ("instance", .string(instance.hexString)),
-            ("statusWord", .string(String(format: "%04X", sw.rawValue))),
+            ("statusWord", .string(sw.description)),
           ])
       }
       installed.append((module, instance))

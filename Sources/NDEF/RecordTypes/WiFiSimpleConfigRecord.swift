@@ -85,8 +85,7 @@ public struct WSCEncryptionType: OptionSet, Sendable, Hashable {
 }
 
 func hex16(_ value: UInt16) -> String {
-  let digits = Array("0123456789abcdef")
-  return "0x" + String([12, 8, 4, 0].map { digits[Int((value >> UInt16($0)) & 0xF)] })
+  "0x" + Hex.string([UInt8(value >> 8), UInt8(value & 0xFF)])
 }
 
 /// Iterates WSC attributes: a 2-byte type, a 2-byte length, the value (all big-endian).

@@ -441,15 +441,7 @@ public struct AdminSession: Sendable {
     return "//aid/" + upperHex(aid.rid) + (pix.isEmpty ? "" : "/" + upperHex(pix))
   }
 
-  private static func upperHex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789ABCDEF".utf8)
-    var text: [UInt8] = []
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: text, as: UTF8.self)
-  }
+  private static func upperHex(_ bytes: [UInt8]) -> String { Hex.uppercaseString(bytes) }
 
   /// `reference` (absolute, absolute-path or relative) resolved against the absolute `base`.
   public static func resolve(_ reference: String, against base: String) -> String {

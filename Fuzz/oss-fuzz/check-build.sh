@@ -17,7 +17,8 @@
 #   Fuzz/oss-fuzz/check-build.sh [SANITIZER...]      default: address undefined
 # TAPWIRE_CHECK_TARGETS="FuzzNDEF FuzzBERTLV" checks only those targets (default: all);
 # TAPWIRE_OSSFUZZ_SCRATCH=<folder> keeps SwiftPM's build folder there (default: in the
-# temporary WORK, removed afterwards), so a second run only relinks.
+# temporary WORK, removed afterwards), so a second run only relinks; TAPWIRE_CHECK_OUT=<folder>
+# keeps each sanitizer's $OUT as <folder>/<sanitizer> (for FUZZ_BIN_DIR of Fuzz/run-fuzzers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -54,7 +55,14 @@ status=0
 report=()
 for sanitizer in "${sanitizers[@]}"; do
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/tapwire-ossfuzz-$sanitizer.XXXXXX")
-  mkdir -p "$tmp/src" "$tmp/out" "$tmp/work" "$tmp/corpus"
+  mkdir -p "$tmp/src" "$tmp/work" "$tmp/corpus"
+  if [ -n "${TAPWIRE_CHECK_OUT:-}" ]; then
+    rm -rf "${TAPWIRE_CHECK_OUT:?}/$sanitizer"
+    mkdir -p "$TAPWIRE_CHECK_OUT/$sanitizer"
+    ln -s "$(cd "$TAPWIRE_CHECK_OUT/$sanitizer" && pwd)" "$tmp/out"
+  else
+    mkdir -p "$tmp/out"
+  fi
   ln -s "$root" "$tmp/src/tapwire"
   cflags="$base_cflags $(sanitizer_flags "$sanitizer") -fsanitize=fuzzer-no-link"
   [ "$sanitizer" = undefined ] && cflags="$cflags -fno-sanitize=function"

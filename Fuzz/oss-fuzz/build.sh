@@ -34,7 +34,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [ ! -f "$here/../../Package.swift" ] && [ -f "${SRC:-/src}/tapwire/Fuzz/oss-fuzz/build.sh" ]; then
   exec bash "${SRC:-/src}/tapwire/Fuzz/oss-fuzz/build.sh" "$@"
 fi
-cd "$here/../.."
+# The physical path, so SwiftPM's build folder stays valid when the checkout is reached through
+# a symbolic link (check-build.sh links it into a temporary $SRC).
+cd -P "$here/../.."
 root=$PWD
 
 : "${SANITIZER:=address}"

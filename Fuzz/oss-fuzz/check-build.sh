@@ -19,8 +19,8 @@
 #
 #   Fuzz/oss-fuzz/check-build.sh [SANITIZER...]      default: address undefined
 # TAPWIRE_CHECK_TARGETS="FuzzNDEF FuzzBERTLV" checks only those targets (default: all);
-# TAPWIRE_OSSFUZZ_SCRATCH=<folder> keeps SwiftPM's build folder there (default: in the
-# temporary WORK, removed afterwards), so a second run only relinks; TAPWIRE_CHECK_OUT=<folder>
+# TAPWIRE_OSSFUZZ_SCRATCH=<folder> keeps SwiftPM's build folders there, as <folder>/<sanitizer>
+# (default: in the temporary WORK, removed afterwards), so a second run only relinks; TAPWIRE_CHECK_OUT=<folder>
 # keeps each sanitizer's $OUT as <folder>/<sanitizer> (for FUZZ_BIN_DIR of Fuzz/run-fuzzers.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -71,7 +71,9 @@ for sanitizer in "${sanitizers[@]}"; do
   [ "$sanitizer" = undefined ] && cflags="$cflags -fno-sanitize=function"
   echo "check-build: $sanitizer: building ${#targets[@]} targets into $tmp/out"
   started=$(date +%s)
-  if ! env SRC="$tmp/src" OUT="$tmp/out" WORK="$tmp/work" SANITIZER="$sanitizer" FUZZING_ENGINE=libfuzzer \
+  scratch=()
+  [ -n "${TAPWIRE_OSSFUZZ_SCRATCH:-}" ] && scratch=(TAPWIRE_OSSFUZZ_SCRATCH="$TAPWIRE_OSSFUZZ_SCRATCH/$sanitizer")
+  if ! env "${scratch[@]}" SRC="$tmp/src" OUT="$tmp/out" WORK="$tmp/work" SANITIZER="$sanitizer" FUZZING_ENGINE=libfuzzer \
     ARCHITECTURE=x86_64 FUZZING_LANGUAGE=swift CFLAGS="$cflags" CXXFLAGS="$cflags -stdlib=libc++" \
     bash -eu "$tmp/src/tapwire/Fuzz/oss-fuzz/build.sh" "${targets[@]}" >"$tmp/build-log.txt" 2>&1; then
     grep -E "error|build.sh:" "$tmp/build-log.txt" | head -20 || tail -20 "$tmp/build-log.txt"

@@ -9,7 +9,9 @@
 # swiftc; the Debian ones are too old for its profiles).
 #
 #   Fuzz/coverage.sh [TARGET...]
-# COVERAGE_LOWEST (default 15) is how many files the lowest-coverage list shows. The report
+# COVERAGE_LOWEST (default 15) is how many files the lowest-coverage list shows;
+# COVERAGE_SUBFOLDERS="seeds regressions dumps" replays only those subfolders of each
+# Corpus/<folder>/ (for example, to see what the campaigns' fuzzed/ adds). The report
 # and the merged profile stay in .build/fuzz-coverage/ (report.txt, merged.profdata); for an
 # HTML report: llvm-cov show -format=html -output-dir=... with the same arguments.
 set -euo pipefail
@@ -36,9 +38,14 @@ echo "coverage: built ${#targets[@]} targets in $(($(date +%s) - started)) s"
 objects=()
 for t in "${targets[@]}"; do
   folder=$(fuzz_corpus_folder "$t")
+  inputs=("Corpus/$folder")
+  if [ -n "${COVERAGE_SUBFOLDERS:-}" ]; then
+    inputs=()
+    for sub in $COVERAGE_SUBFOLDERS; do [ -d "Corpus/$folder/$sub" ] && inputs+=("Corpus/$folder/$sub"); done
+  fi
   rc=0
   SWIFT_BACKTRACE=enable=no LLVM_PROFILE_FILE="$dir/profiles/$t.profraw" timeout 900 "$dir/out/$t" -runs=0 \
-    -rss_limit_mb=2560 "Corpus/$folder" >"$dir/profiles/$t.log" 2>&1 || rc=$?
+    -rss_limit_mb=2560 "${inputs[@]}" >"$dir/profiles/$t.log" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "coverage: $t exited $rc replaying Corpus/$folder (log: $dir/profiles/$t.log)"
     exit 1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=bash
 # Sourced by the fuzzing scripts (Fuzz/oss-fuzz/build.sh, Fuzz/run-campaign.sh, Fuzz/coverage.sh,
 # Fuzz/oss-fuzz/check-build.sh): what each fuzz target is, read from the package rather than
 # kept in a hand table, so a new target is picked up by every script.

@@ -116,9 +116,10 @@ for t in "${targets[@]}"; do
     -artifact_prefix="$out/artifacts/merge-" "$out/merged" "$out/new" "Corpus/$folder/fuzzed" \
     >"$out/merge-log.txt" 2>&1 || rc=$?
   rm -f "Corpus/$folder/fuzzed"/*
-  comm -23 <(ls "$out/merged" | sort) <(ls "$out/base" | sort) | while read -r f; do
-    cp "$out/merged/$f" "Corpus/$folder/fuzzed/$f"
-  done
+  comm -23 <(find "$out/merged" -type f -printf '%f\n' | sort) <(find "$out/base" -type f -printf '%f\n' | sort) |
+    while read -r f; do
+      cp "$out/merged/$f" "Corpus/$folder/fuzzed/$f"
+    done
 
   # 3. Budget: drop the largest inputs until within it (the merge keeps the smallest input
   # for each feature, so the large ones are the least economical).

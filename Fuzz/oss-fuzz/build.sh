@@ -66,6 +66,7 @@ fi
 
 flags=(-c release --scratch-path "${TAPWIRE_OSSFUZZ_SCRATCH:-$WORK/swiftpm-$SANITIZER}"
   -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xswiftc -static-stdlib --static-swift-stdlib)
+# shellcheck disable=SC2054 # -sanitize=fuzzer,address is one flag
 case "$SANITIZER" in
   address) flags+=(-Xswiftc -sanitize=fuzzer,address) ;;
   undefined) flags+=(-Xswiftc -sanitize=fuzzer) ;;

@@ -115,6 +115,7 @@ for sanitizer in "${sanitizers[@]}"; do
     SWIFT_BACKTRACE=enable=no timeout 600 "$bin" -runs=0 -rss_limit_mb=2560 -malloc_limit_mb=64 "${options[@]}" \
       "$tmp/corpus/$t" >"$tmp/corpus/$t.log" 2>&1 || rc=$?
     inputs=$(find "$tmp/corpus/$t" -type f | wc -l)
+    [ "$inputs" -gt 0 ] || fail "$t: its seed corpus is empty (Corpus/<folder>/seeds/)"
     cov=$(sed -nE 's/.*INITED cov: ([0-9]+).*/\1/p' "$tmp/corpus/$t.log" | tail -n 1)
     counters=$(sed -nE 's/^INFO: Loaded [0-9]+ modules +\(([0-9]+) inline 8-bit counters\).*/\1/p' "$tmp/corpus/$t.log" | head -n 1)
     if [ "$rc" -ne 0 ]; then

@@ -12,47 +12,41 @@ seconds=${1:-30}
 # Per-input bounds: FUZZ_MAX_MS per input (checked by the targets' driver: the fastest of
 # three runs must be within it), 64 MB per allocation (-malloc_limit_mb); total RSS is capped
 # at 256 MB because AddressSanitizer's shadow memory alone puts a target near 70 MB.
-max_ms=${FUZZ_MAX_MS:-10}
-# Targets whose oracle does more work per byte get more: FuzzTagImages decodes an image as
-# every tag type, strict and lenient, scanned and validated, and a 5 KiB image took 5.5 ms
-# of CPU under ASan on an idle core and 10.0 ms with the other core busy (CI, 2026-12-07).
-# FuzzMifareClassic decodes a whole card (up to 4 KiB) strict, lenient and scanned, then
-# writes, locks and formats it and decodes each result again.
-declare -A max_ms_for=( [FuzzTagImages]=30 [FuzzMifareClassic]=30 )
+# Targets whose oracle does more work per byte get more (fuzz_max_ms in Fuzz/fuzz-targets.sh):
+# FuzzTagImages decodes an image as every tag type, strict and lenient, scanned and validated,
+# and a 5 KiB image took 5.5 ms of CPU under ASan on an idle core and 10.0 ms with the other
+# core busy (CI, 2026-12-07). FuzzMifareClassic decodes a whole card (up to 4 KiB) strict,
+# lenient and scanned, then writes, locks and formats it and decodes each result again.
 # libFuzzer's -timeout is wall time in whole seconds: only a hang detector here (the CPU-time
 # bound above is the real one). Raise it for long campaigns on a busy machine, where a niced
 # fuzzer can wait over a second for the CPU (seen: 0.2 ms inputs reported as timeouts).
 timeout_s=${FUZZ_TIMEOUT_S:-1}
 shift || true
-all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzMifareClassic FuzzType4Procedure FuzzReaderDiscovery FuzzPN532Frame FuzzAnswerToReset FuzzPCSCControl FuzzAdminSession FuzzReaderConnection FuzzSecureChannel FuzzStorageCard FuzzCAPFile)
-targets=("${@:-${all_targets[@]}}")
-# Each target's corpus folders under Corpus/ and its dictionary.
-declare -A corpus=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndefrecord" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
-  [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" )
-declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
-  [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" )
+# The targets, their corpus folders, dictionaries and max_len come from the package
+# (Fuzz/fuzz-targets.sh), as for the OSS-Fuzz build and the campaigns.
+# shellcheck source=Fuzz/fuzz-targets.sh
+. Fuzz/fuzz-targets.sh
+if [ $# -gt 0 ]; then targets=("$@"); else mapfile -t targets < <(fuzz_targets); fi
 
-# Longest input per target where the default (libFuzzer's: the largest seed, at least 4096)
-# is not right: a reader-discovery input is a sequence of 4-byte steps, and 32 steps cover
-# every transition the engine has while keeping each input inside the time bound under ASan.
-declare -A max_len=( [FuzzReaderDiscovery]=128 [FuzzReaderConnection]=192 )
-
-scratch=.build/fuzz
-mkdir -p .build  # the build logs go beside the scratch folder, also on a fresh clone
-products=()
-for t in "${targets[@]}"; do products+=(--product "$t"); done
-echo "fuzz: building ${targets[*]} with -sanitize=fuzzer,address"
-for t in "${targets[@]}"; do
-  if ! swift build -c release --product "$t" --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >"$scratch-$t.log" 2>&1; then
-    grep -E "error" "$scratch-$t.log" | head -20
-    echo "fuzz: build of $t failed"
-    exit 1
-  fi
-done
-bin="$scratch/release"
+# FUZZ_BIN_DIR: run the binaries already there instead of building (CI passes the $OUT of
+# Fuzz/oss-fuzz/check-build.sh's address build, the same sanitizers with OSS-Fuzz's flags).
+if [ -n "${FUZZ_BIN_DIR:-}" ]; then
+  bin=$FUZZ_BIN_DIR
+  echo "fuzz: running the builds in $bin"
+else
+  scratch=.build/fuzz
+  mkdir -p .build  # the build logs go beside the scratch folder, also on a fresh clone
+  echo "fuzz: building ${targets[*]} with -sanitize=fuzzer,address"
+  for t in "${targets[@]}"; do
+    if ! swift build -c release --product "$t" --scratch-path "$scratch" \
+      -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >"$scratch-$t.log" 2>&1; then
+      grep -E "error" "$scratch-$t.log" | head -20
+      echo "fuzz: build of $t failed"
+      exit 1
+    fi
+  done
+  bin="$scratch/release"
+fi
 status=0
 printf '%-16s %10s %12s %8s %8s %s\n' target "exec/s" execs cov ft result
 for t in "${targets[@]}"; do
@@ -60,15 +54,17 @@ for t in "${targets[@]}"; do
   rm -rf "$out"
   mkdir -p "$out/corpus" "$out/artifacts"
   seeds=()
-  for c in ${corpus[$t]}; do
-    for d in Corpus/$c/seeds Corpus/$c/regressions; do [ -d "$d" ] && seeds+=("$d"); done
+  folder=$(fuzz_corpus_folder "$t")
+  for d in "Corpus/$folder/seeds" "Corpus/$folder/regressions" "Corpus/$folder/fuzzed"; do
+    [ -d "$d" ] && seeds+=("$d")
   done
   limits=()
-  [ -n "${max_len[$t]:-}" ] && limits=(-max_len="${max_len[$t]}")
+  max_len=$(fuzz_max_len "$t")
+  [ -n "$max_len" ] && limits=(-max_len="$max_len")
   dict=()
-  [ -f "Fuzz/Dictionaries/${dictionary[$t]}.dict" ] && dict=(-dict="Fuzz/Dictionaries/${dictionary[$t]}.dict")
+  [ -f "$(fuzz_dictionary "$t")" ] && dict=(-dict="$(fuzz_dictionary "$t")")
   # ASan's quarantine is kept small so -rss_limit_mb measures the target, not the sanitizer.
-  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=8:detect_leaks=1 TAPWIRE_FUZZ_MAX_MS="${max_ms_for[$t]:-$max_ms}" \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=8:detect_leaks=1 TAPWIRE_FUZZ_MAX_MS="$(fuzz_max_ms "$t")" \
     "$bin/$t" -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb=256 -malloc_limit_mb=64 \
     -print_final_stats=1 -artifact_prefix="$out/artifacts/" "${dict[@]}" "${limits[@]}" \
     "$out/corpus" "${seeds[@]}" >"$out/log.txt" 2>&1

@@ -1,73 +1,142 @@
 #!/bin/bash -eu
 # SPDX-License-Identifier: Apache-2.0
-# Builds Tapwire's fuzz targets the way OSS-Fuzz builds Swift projects: inside the
-# base-builder-swift image `precompile_swift` sets SWIFTFLAGS (sanitizer, static stdlib,
-# -parse-as-library); each target lands in $OUT as <Name>Fuzzer with its seed corpus
-# (<Name>Fuzzer_seed_corpus.zip), dictionary (<Name>Fuzzer.dict) and options.
+# Builds Tapwire's fuzz targets for OSS-Fuzz and ClusterFuzzLite (one script for both:
+# .clusterfuzzlite/build.sh runs it, and a copy of it as projects/tapwire/build.sh in
+# google/oss-fuzz runs the checkout's own version). For each executable target under Fuzz/
+# (read from `swift package dump-package`, Fuzz/fuzz-targets.sh) it writes
+#   $OUT/<target>                      the libFuzzer binary (static Swift runtime and zlib)
+#   $OUT/<target>_seed_corpus.zip      every input under Corpus/<folder>/
+#   $OUT/<target>.dict                 Fuzz/Dictionaries/<folder>.dict
+#   $OUT/<target>.options              [libfuzzer] dict, max_len where needed, memory bounds
+# (file names as in https://google.github.io/oss-fuzz/getting-started/new-project-guide/ and
+# https://google.github.io/clusterfuzzlite/build-integration/).
 #
-# Outside OSS-Fuzz it runs as is (OUT defaults to .build/oss-fuzz-out, SWIFTFLAGS to the
-# equivalent libFuzzer + AddressSanitizer flags):
-#   Fuzz/oss-fuzz/build.sh [TARGET...]        e.g. Fuzz/oss-fuzz/build.sh FuzzNDEF
-cd "${TAPWIRE_ROOT:-$(dirname "$0")/../..}"
+# Flags: like swift-protobuf's build.sh in google/oss-fuzz (projects/swift-protobuf/build.sh,
+# April 2026), it does not take the `SWIFTFLAGS` that `precompile_swift` sets: the right flags
+# depend on the toolchain and on the package's tools version, so it sets them itself. It still
+# sources `precompile_swift` when present, for the Swift-aware llvm-symbolizer it copies to $OUT.
+#   address    -sanitize=fuzzer,address (Swift) and $CFLAGS/$CXXFLAGS for clang (-Xcc/-Xcxx)
+#   undefined  -sanitize=fuzzer (Swift has no -sanitize=undefined on Linux: "unsupported
+#              option"; its own overflow, bounds and exclusivity checks trap in release builds)
+#              and $CFLAGS/$CXXFLAGS, which carry -fsanitize=... for clang
+#   coverage   -profile-generate -profile-coverage-mapping -sanitize=fuzzer (as precompile_swift)
+# Always: -c release, -DFUZZING (the targets' libFuzzer entry point), -static-stdlib and
+# --static-swift-stdlib (the runner image has no Swift runtime), lld as the linker.
+#
+# Outside the image it runs as is, with the defaults below (OUT=.build/oss-fuzz-out, ...):
+#   Fuzz/oss-fuzz/build.sh [TARGET...]        e.g. SANITIZER=undefined Fuzz/oss-fuzz/build.sh FuzzNDEF
+# Fuzz/oss-fuzz/check-build.sh runs it with OSS-Fuzz's environment and checks $OUT.
+set -euo pipefail
+
+# A copy of this file outside the checkout (OSS-Fuzz's projects/tapwire/build.sh, copied to
+# $SRC/build.sh) hands over to the checkout's version, so the two never drift apart.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ ! -f "$here/../../Package.swift" ] && [ -f "${SRC:-/src}/tapwire/Fuzz/oss-fuzz/build.sh" ]; then
+  exec bash "${SRC:-/src}/tapwire/Fuzz/oss-fuzz/build.sh" "$@"
+fi
+# The physical path, so SwiftPM's build folder stays valid when the checkout is reached through
+# a symbolic link (check-build.sh links it into a temporary $SRC).
+cd -P "$here/../.."
+root=$PWD
+
+: "${SANITIZER:=address}"
+: "${FUZZING_ENGINE:=libfuzzer}"
+: "${ARCHITECTURE:=$(uname -m)}"
+: "${OUT:=$root/.build/oss-fuzz-out}"
+: "${WORK:=$root/.build/oss-fuzz-work}"
+: "${CFLAGS:=}"
+: "${CXXFLAGS:=}"
+export SANITIZER OUT
+
+if [ "$FUZZING_ENGINE" != libfuzzer ]; then
+  echo "build.sh: Swift fuzz targets link libFuzzer only (FUZZING_ENGINE=$FUZZING_ENGINE)" >&2
+  exit 1
+fi
+if [ "$ARCHITECTURE" != x86_64 ] && [ "$ARCHITECTURE" != aarch64 ]; then
+  echo "build.sh: no Swift toolchain for ARCHITECTURE=$ARCHITECTURE" >&2
+  exit 1
+fi
+mkdir -p "$OUT" "$WORK"
+
 if command -v precompile_swift >/dev/null 2>&1; then
+  # Copies the Swift-aware llvm-symbolizer to $OUT; its SWIFTFLAGS are replaced below.
+  # shellcheck disable=SC1091
   . precompile_swift
 fi
-: "${SWIFTFLAGS:=-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld}"
-: "${OUT:=$PWD/.build/oss-fuzz-out}"
-scratch=${TAPWIRE_OSSFUZZ_SCRATCH:-.build/oss-fuzz}
-mkdir -p "$OUT"
+
+flags=(-c release --scratch-path "${TAPWIRE_OSSFUZZ_SCRATCH:-$WORK/swiftpm-$SANITIZER}"
+  -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xswiftc -static-stdlib --static-swift-stdlib)
+# shellcheck disable=SC2054 # -sanitize=fuzzer,address is one flag
+case "$SANITIZER" in
+  address) flags+=(-Xswiftc -sanitize=fuzzer,address) ;;
+  undefined) flags+=(-Xswiftc -sanitize=fuzzer) ;;
+  coverage) flags+=(-Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping -Xswiftc -sanitize=fuzzer) ;;
+  *)
+    echo "build.sh: SANITIZER=$SANITIZER is not supported for Swift here (address, undefined, coverage)" >&2
+    exit 1
+    ;;
+esac
+if [ "$SANITIZER" != coverage ]; then
+  # OSS-Fuzz's C flags for whatever clang compiles or imports (the zlib module map).
+  for f in $CFLAGS; do flags+=("-Xcc=$f"); done
+  for f in $CXXFLAGS; do flags+=("-Xcxx=$f"); done
+fi
 
 # C libraries: the fuzz targets link only zlib (FuzzOracles -> ZlibInflate -> CZlib, `link "z"`),
 # headers from zlib1g-dev (Dockerfile). It is linked statically, so the fuzzers need nothing
 # on the runner: -lz is looked up first in a folder that holds only libz.a.
-static_libs=$(mkdir -p "$scratch/static-libs" && cd "$scratch/static-libs" && pwd)
+static_libs="$WORK/static-libs"
+mkdir -p "$static_libs"
 zlib_archive=$(find /usr/lib /usr/lib64 /usr/local/lib -name libz.a 2>/dev/null | head -n 1)
 if [ -z "$zlib_archive" ]; then
-  echo "libz.a not found: install zlib1g-dev" >&2
+  echo "build.sh: libz.a not found: install zlib1g-dev" >&2
   exit 1
 fi
 ln -sf "$zlib_archive" "$static_libs/libz.a"
-SWIFTFLAGS="$SWIFTFLAGS -Xlinker -L$static_libs"
+flags+=(-Xlinker "-L$static_libs")
 
-# Target, corpus folders under Corpus/, dictionary under Fuzz/Dictionaries/.
-table="FuzzNDEF ndef ndef
-FuzzNDEFRecordTypes ndefrecord ndef
-FuzzCommandAPDU capdu capdu
-FuzzResponseAPDU rapdu rapdu
-FuzzBERTLV bertlv bertlv
-FuzzAPDUScript apduscript apduscript
-FuzzAdvertisingData adv adv
-FuzzHCIEvent hci hci
-FuzzBTSnoop btsnoop btsnoop
-FuzzTagImages tags tags
-FuzzMifareClassic mfc mfc
-FuzzType4Procedure type4 type4
-FuzzReaderDiscovery discovery discovery
-FuzzPN532Frame pn532 pn532
-FuzzAnswerToReset atr atr
-FuzzPCSCControl pcsccontrol pcsccontrol
-FuzzAdminSession admin admin
-FuzzSecureChannel securechannel securechannel
-FuzzStorageCard storagecard storagecard
-FuzzCAPFile cap cap"
+# shellcheck source=Fuzz/fuzz-targets.sh
+. Fuzz/fuzz-targets.sh
+if [ $# -gt 0 ]; then targets=("$@"); else mapfile -t targets < <(fuzz_targets); fi
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "build.sh: no fuzz targets found in the package" >&2
+  exit 1
+fi
 
-selected=("$@")
-while read -r target folder dict; do
-  if [ ${#selected[@]} -gt 0 ] && [[ ! " ${selected[*]} " == *" $target "* ]]; then continue; fi
-  name="${target#Fuzz}Fuzzer"
-  # shellcheck disable=SC2086 # SWIFTFLAGS is a list of flags.
-  swift build -c release --product "$target" --scratch-path "$scratch" $SWIFTFLAGS -Xswiftc -DFUZZING
-  cp "$scratch/release/$target" "$OUT/$name"
-  rm -f "$OUT/${name}_seed_corpus.zip"
-  python3 - "$OUT/${name}_seed_corpus.zip" "Corpus/$folder" <<'PY'
+for target in "${targets[@]}"; do
+  folder=$(fuzz_corpus_folder "$target")
+  dict=$(fuzz_dictionary "$target")
+  swift build --product "$target" "${flags[@]}"
+  bin_dir=$(swift build --show-bin-path "${flags[@]}")
+  cp "$bin_dir/$target" "$OUT/$target"
+
+  # Seed corpus: every file under Corpus/<folder>/ (seeds, regressions, dumps, fuzzed),
+  # flattened as <subfolder>-<name> so names from different subfolders cannot collide.
+  rm -f "$OUT/${target}_seed_corpus.zip"
+  python3 - "$OUT/${target}_seed_corpus.zip" "Corpus/$folder" <<'PY'
 import os, sys, zipfile
-with zipfile.ZipFile(sys.argv[1], "w") as archive:
-    for root, _, files in os.walk(sys.argv[2]):
-        for f in sorted(files):
-            archive.write(os.path.join(root, f), os.path.relpath(os.path.join(root, f), sys.argv[2]))
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as archive:
+    for root, dirs, files in os.walk(sys.argv[2]):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            archive.write(path, os.path.relpath(path, sys.argv[2]).replace(os.sep, "-"))
 PY
-  cp "Fuzz/Dictionaries/$dict.dict" "$OUT/$name.dict"
-  printf '[libfuzzer]\ndict = %s.dict\nmalloc_limit_mb = 64\nrss_limit_mb = 2560\n' "$name" >"$OUT/$name.options"
-  if [ "$target" = FuzzReaderDiscovery ]; then echo "max_len = 128" >>"$OUT/$name.options"; fi
-  echo "built $OUT/$name"
-done <<<"$table"
+  # A target without a dictionary still builds here (check-build.sh fails on it in CI).
+  has_dict=false
+  if [ -f "$dict" ]; then
+    cp "$dict" "$OUT/$target.dict"
+    has_dict=true
+  else
+    echo "build.sh: warning: $target has no dictionary ($dict)" >&2
+  fi
+  {
+    echo "[libfuzzer]"
+    if $has_dict; then echo "dict = $target.dict"; fi
+    max_len=$(fuzz_max_len "$target")
+    if [ -n "$max_len" ]; then echo "max_len = $max_len"; fi
+    echo "malloc_limit_mb = 64"
+    echo "rss_limit_mb = 2560"
+  } >"$OUT/$target.options"
+  echo "build.sh: $OUT/$target ($SANITIZER)"
+done

@@ -32,6 +32,7 @@ let package = Package(
     .library(name: "BlueZ", targets: ["BlueZ"]),
     .library(name: "SecureChannel", targets: ["SecureChannel"]),
     .library(name: "GlobalPlatformCryptoOpenSSL", targets: ["GlobalPlatformCryptoOpenSSL"]),
+    .library(name: "TagTrust", targets: ["TagTrust"]),
     .library(name: "JavaCardCAP", targets: ["JavaCardCAP"]),
     .library(name: "ZlibInflate", targets: ["ZlibInflate"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
@@ -119,9 +120,12 @@ let package = Package(
     // OpenSSL 3 libcrypto (Debian libssl-dev). No pkg-config query: its module map links
     // libcrypto and its shim names the package when the header is missing.
     .systemLibrary(name: "CLibCrypto"),
-    // The only module that calls libcrypto: the SecureChannelCrypto provider.
+    // Originality signatures, NTAG 424 DNA SUN (AES and LRP) checks (sans-IO, Embedded-clean,
+    // standard library only); the crypto provider is injected (the TagTrustCrypto protocol).
+    .target(name: "TagTrust", swiftSettings: swiftSettings),
+    // The only module that calls libcrypto: the SecureChannelCrypto and TagTrustCrypto providers.
     .target(
-      name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto"],
+      name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto", "TagTrust"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // Java Card CAP files (ZIP reader, components, the GlobalPlatform load file data block);
     // standard library only, inflate injected (sans-IO, Embedded-clean).
@@ -312,6 +316,9 @@ let package = Package(
     .testTarget(
       name: "JavaCardCAPTests", dependencies: ["JavaCardCAP", "ZlibInflate", "ISO7816"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "TagTrustTests", dependencies: ["TagTrust", "GlobalPlatformCryptoOpenSSL"],
+      exclude: ["sun_urls.py"], swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests",

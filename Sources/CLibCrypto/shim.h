@@ -8,8 +8,10 @@
 #if !__has_include(<openssl/evp.h>)
 #error "OpenSSL 3 headers not found: apt-get install libssl-dev"
 #endif
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
@@ -86,4 +88,53 @@ static inline int tapwire_crypto_digest(OSSL_LIB_CTX *context, const char *name,
 /// `length` bytes from the context's CSPRNG (OpenSSL's DRBG seeded from the OS).
 static inline int tapwire_crypto_random(OSSL_LIB_CTX *context, unsigned char *out, size_t length) {
   return RAND_bytes_ex(context, out, length, 0) == 1;
+}
+
+/// Whether (r, s), each `scalar_length` bytes big-endian, is an ECDSA signature of `digest`
+/// (used as is, no hashing) under the SEC 1 point `point` on the named curve ("secp128r1",
+/// "prime192v1", "secp224r1", "prime256v1"): 1 yes, 0 no, -1 the key or the library failed.
+static inline int tapwire_crypto_ecdsa_verify(OSSL_LIB_CTX *context, const char *curve,
+                                              const unsigned char *point, size_t point_length,
+                                              const unsigned char *digest, size_t digest_length,
+                                              const unsigned char *r, const unsigned char *s,
+                                              size_t scalar_length) {
+  if (scalar_length > 0x7fffffff) return -1;
+  OSSL_PARAM params[3];
+  params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)curve, 0);
+  params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)point, point_length);
+  params[2] = OSSL_PARAM_construct_end();
+  EVP_PKEY *key = NULL;
+  EVP_PKEY_CTX *key_context = EVP_PKEY_CTX_new_from_name(context, "EC", NULL);
+  int result = -1;
+  if (key_context == NULL || EVP_PKEY_fromdata_init(key_context) != 1 ||
+      EVP_PKEY_fromdata(key_context, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
+    EVP_PKEY_CTX_free(key_context);
+    return -1;
+  }
+  EVP_PKEY_CTX_free(key_context);
+  ECDSA_SIG *signature = ECDSA_SIG_new();
+  BIGNUM *big_r = BN_bin2bn(r, (int)scalar_length, NULL);
+  BIGNUM *big_s = BN_bin2bn(s, (int)scalar_length, NULL);
+  unsigned char *der = NULL;
+  int der_length = -1;
+  if (signature != NULL && big_r != NULL && big_s != NULL && ECDSA_SIG_set0(signature, big_r, big_s) == 1) {
+    big_r = NULL;  // owned by the signature now
+    big_s = NULL;
+    der_length = i2d_ECDSA_SIG(signature, &der);
+  }
+  BN_free(big_r);
+  BN_free(big_s);
+  ECDSA_SIG_free(signature);
+  if (der_length > 0) {
+    EVP_PKEY_CTX *verify_context = EVP_PKEY_CTX_new_from_pkey(context, key, NULL);
+    if (verify_context != NULL && EVP_PKEY_verify_init(verify_context) == 1) {
+      int verified = EVP_PKEY_verify(verify_context, der, (size_t)der_length, digest, digest_length);
+      // A signature libcrypto cannot check (r or s out of range) is one that does not verify.
+      result = verified == 1 ? 1 : 0;
+    }
+    EVP_PKEY_CTX_free(verify_context);
+  }
+  OPENSSL_free(der);
+  EVP_PKEY_free(key);
+  return result;
 }

@@ -160,7 +160,7 @@ let package = Package(
         "MifareClassicNDEF", "Type2NDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
         "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate", "SecureChannel",
-        "GlobalPlatformCryptoOpenSSL",
+        "GlobalPlatformCryptoOpenSSL", "TagTrust",
       ],
       swiftSettings: swiftSettings),
 

@@ -30,6 +30,8 @@ struct TapwireNFC {
            tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire-nfc connect --bluez --serial S [--json]
            tapwire-nfc cap info [--json] [--block-size N] FILE.cap
+           tapwire-nfc verify signature UID SIGNATURE [--family NAME] [--json]
+           tapwire-nfc verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
            tapwire-nfc gp info|list|delete|lock|unlock|put-key --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [...]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
@@ -51,7 +53,7 @@ struct TapwireNFC {
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
                 script) as a required update, one progress line per round trip and command
-      pcsc, discover, connect, gp  as `tapwire pcsc|discover|connect|gp` (see `tapwire COMMAND --help`)
+      pcsc, discover, connect, gp, verify  as `tapwire pcsc|discover|connect|gp|verify` (see `tapwire COMMAND --help`)
 
     `tapwire` runs these for its reader commands and checks their options first; its help
     (`tapwire COMMAND --help`) is the reference. Exit status: 0 done, 1 failed (the typed
@@ -71,6 +73,7 @@ struct TapwireNFC {
   static var helpTopic: String? {
     let commands = [
       "simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap", "gp",
+      "verify",
     ]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
@@ -106,6 +109,7 @@ struct TapwireNFC {
     case "discover": await DiscoverCommand.discover(arguments)
     case "connect": await DiscoverCommand.connect(arguments)
     case "cap": SignalStop.exit(CAPInfoCommand.run(arguments))
+    case "verify": SignalStop.exit(VerifyCommand.run(arguments))
     case "gp": await GlobalPlatformCommand.run(arguments)
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")

@@ -21,6 +21,8 @@ struct Tapwire {
            tapwire pcsc list|atr|apdu|script|features|control|uid [--reader NAME] [--json] ...
            tapwire admin (URL | --script FILE) (--pcsc READER | --device CONNSTRING) [--aid AID] [--json]
            tapwire cap info [--json] FILE.cap
+           tapwire verify signature UID SIGNATURE [--family NAME] [--json]
+           tapwire verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
            tapwire gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER --key HEX|test [--json] ...
@@ -39,6 +41,7 @@ struct Tapwire {
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
       cap      show a Java Card CAP file: package and applet AIDs, components, load file size
+      verify   check a tag's originality signature, or an NTAG 424 DNA SUN URL
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
       gp       manage a JavaCard over a GlobalPlatform secure channel (SCP02/SCP03): list, delete, lock, keys
@@ -107,7 +110,7 @@ struct Tapwire {
     // any thread starts.
     if [
       "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format", "lock", "cap",
-      "gp", "ntag",
+      "gp", "ntag", "verify",
     ]
     .contains(
       command)
@@ -141,6 +144,8 @@ struct Tapwire {
       exit(CAPForwarding.run(arguments))
     case "gp":
       exit(ReaderCommands.gp(arguments))
+    case "verify":
+      exit(VerifyForwarding.run(arguments))
     case "help", "-h", "--help":
       guard let topic = arguments.first, !["-h", "--help"].contains(topic) else {
         print(usage)
@@ -162,12 +167,12 @@ struct Tapwire {
     "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
-    "ntag": ReaderCommands.ntagUsage,
+    "ntag": ReaderCommands.ntagUsage, "verify": VerifyForwarding.usage,
   ]
 
   static let commands = [
     "decode", "encode", "read", "simulate", "write", "apdu", "pcsc", "admin", "discover", "connect", "format",
-    "lock", "ntag", "cap", "gp", "help",
+    "lock", "ntag", "cap", "gp", "verify", "help",
   ]
 
   static func failUnknownCommand(_ command: String) -> Never {

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import GlobalPlatformCryptoOpenSSL
+import JSONOutput
+import NFCWire
+import SecureChannel
+import TagTrust
+
+/// `tapwire verify signature|sun` (run by `tapwire verify`, whose help is VerifyForwarding's):
+/// originality signatures and NTAG 424 DNA SUN URLs checked with libcrypto, which `tapwire`
+/// itself does not link. Each subcommand's arguments become one request value in one
+/// function, so the option table can take them over.
+enum VerifyCommand {
+  /// `verify signature UID SIGNATURE [--family NAME] [--json]`.
+  struct SignatureRequest {
+    var uid: [UInt8]
+    var signature: [UInt8]
+    var family: String?
+    var json: Bool
+  }
+
+  /// `verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]`.
+  struct SUNRequest {
+    var url: String
+    var keys: SUNKeys
+    var json: Bool
+  }
+
+  static func run(_ arguments: [String]) -> Int32 {
+    guard let subcommand = arguments.first else {
+      TapwireNFC.fail("verify needs a subcommand: signature, sun")
+    }
+    let rest = arguments.dropFirst()
+    let crypto: OpenSSLTagTrustCrypto
+    do { crypto = try OpenSSLTagTrustCrypto() } catch {
+      FileHandle.standardError.write(Data("tapwire: OpenSSL: \(error.code)\n".utf8))
+      return 1
+    }
+    switch subcommand {
+    case "signature": return signature(signatureRequest(rest), crypto: crypto)
+    case "sun": return sun(sunRequest(rest), crypto: crypto)
+    default: TapwireNFC.fail("unknown verify subcommand '\(subcommand)' (known: signature, sun)")
+    }
+  }
+
+  // MARK: - Arguments
+
+  /// The request `verify signature` arguments make; exits 2 on bad usage.
+  static func signatureRequest(_ arguments: ArraySlice<String>) -> SignatureRequest {
+    var rest = arguments
+    var positional: [String] = []
+    var family: String?
+    var json = false
+    while let word = rest.popFirst() {
+      switch word {
+      case "--json": json = true
+      case "--family":
+        guard let value = rest.popFirst() else { TapwireNFC.fail("--family needs a NAME") }
+        family = value
+      default:
+        if word.hasPrefix("-") { TapwireNFC.fail("unknown option '\(word)' (known: --family, --json)") }
+        positional.append(word)
+      }
+    }
+    guard positional.count == 2 else {
+      TapwireNFC.fail("verify signature takes a UID and a SIGNATURE, in hex")
+    }
+    guard let uid = hexArgument(positional[0]),
+      (1...OriginalitySignature.maximumUIDLength).contains(uid.count)
+    else { TapwireNFC.fail("UID must be 1 to \(OriginalitySignature.maximumUIDLength) bytes of hex") }
+    guard let signature = hexArgument(positional[1]) else { TapwireNFC.fail("SIGNATURE must be hex") }
+    if let family, !OriginalityKey.all.contains(where: { $0.belongs(to: family) }) {
+      TapwireNFC.fail(
+        "unknown family '\(family)' (known: \(OriginalityKey.familyNames.joined(separator: ", ")))")
+    }
+    return SignatureRequest(uid: uid, signature: signature, family: family, json: json)
+  }
+
+  /// The request `verify sun` arguments make; exits 2 on bad usage.
+  static func sunRequest(_ arguments: ArraySlice<String>) -> SUNRequest {
+    var rest = arguments
+    var url: String?
+    var key: [UInt8]?
+    var metaKey: [UInt8]?
+    var fileKey: [UInt8]?
+    var json = false
+    func keyValue(_ option: String) -> [UInt8] {
+      guard let value = rest.popFirst().flatMap(hexArgument), value.count == 16 else {
+        TapwireNFC.fail("\(option) needs an AES-128 key: 32 hex digits")
+      }
+      return value
+    }
+    while let word = rest.popFirst() {
+      switch word {
+      case "--json": json = true
+      case "--key": key = keyValue(word)
+      case "--meta-key": metaKey = keyValue(word)
+      case "--file-key": fileKey = keyValue(word)
+      default:
+        if word.hasPrefix("-") {
+          TapwireNFC.fail("unknown option '\(word)' (known: --key, --meta-key, --file-key, --json)")
+        }
+        guard url == nil else { TapwireNFC.fail("verify sun takes one URL") }
+        url = word
+      }
+    }
+    guard let url else { TapwireNFC.fail("verify sun needs the URL the tag gave") }
+    let keys: SUNKeys
+    switch (key, metaKey, fileKey) {
+    case (let key?, nil, nil): keys = SUNKeys(key: key)
+    case (nil, let meta?, let file?): keys = SUNKeys(metaReadKey: meta, fileReadKey: file)
+    case (nil, nil, let file?): keys = SUNKeys(metaReadKey: file, fileReadKey: file)
+    default: TapwireNFC.fail("give --key HEX, or --meta-key HEX and --file-key HEX")
+    }
+    return SUNRequest(url: url, keys: keys, json: json)
+  }
+
+  /// Hex digits (colons and spaces allowed between bytes), or nil.
+  static func hexArgument(_ text: String) -> [UInt8]? {
+    Hex.bytes(String(text.unicodeScalars.filter { $0 != ":" && $0 != " " }))
+  }
+
+  // MARK: - Signature
+
+  static func signature(_ request: SignatureRequest, crypto: OpenSSLTagTrustCrypto) -> Int32 {
+    let verdict: OriginalityVerdict
+    do {
+      verdict = try OriginalitySignature.verify(
+        uid: request.uid, signature: request.signature, family: request.family, crypto: crypto)
+    } catch {
+      FileHandle.standardError.write(Data("tapwire: \(error.code)\n".utf8))
+      return 1
+    }
+    var fields: [(String, JSON)] = [
+      ("ok", .bool(true)), ("format", .string("originalitySignature")), ("genuine", .bool(verdict.isGenuine)),
+    ]
+    let line: String
+    switch verdict {
+    case .genuine(let family, let key):
+      fields += [
+        ("verdict", .string("genuine")), ("family", .string(family)), ("keyFamily", .string(key.family)),
+        ("chips", .string(key.chips)), ("curve", .string(key.curve.name)),
+        ("publicKey", .string(Hex.string(key.publicKey))), ("source", .string(key.source)),
+      ]
+      line =
+        "genuine: signed with the \(key.family) key (\(key.chips); \(key.curve.name)), from \(key.source)"
+    case .notGenuine(let tried):
+      fields += [("verdict", .string("notGenuine")), ("keysTried", .int(tried))]
+      line = "not genuine: the signature verifies under none of the \(tried) keys tried"
+    case .noSignature:
+      fields += [("verdict", .string("noSignature"))]
+      line = "no signature: all zero bytes (the chip carries none)"
+    case .unknownFamily:
+      fields += [("verdict", .string("unknownFamily"))]
+      line =
+        "unknown family: no key \(request.family.map { "of \($0) " } ?? "")for a \(request.signature.count)-byte signature"
+    }
+    fields += [("uid", .string(Hex.string(request.uid))), ("signatureLength", .int(request.signature.count))]
+    if request.json {
+      print(JSON.object(fields).serialized(.spaced))
+    } else {
+      print(line)
+      if verdict.isGenuine {
+        print("(a signature proves the maker issued this UID; a UID-changeable clone can replay it)")
+      }
+    }
+    return verdict.isGenuine ? 0 : 1
+  }
+
+  // MARK: - SUN
+
+  static func sun(_ request: SUNRequest, crypto: OpenSSLTagTrustCrypto) -> Int32 {
+    let checkValues = keyCheckValues(request.keys)
+    let message: SUNMessage
+    let verdict: SUNVerdict
+    do {
+      message = try SUNMessage(parsingURL: request.url)
+      verdict = try message.verify(keys: request.keys, crypto: crypto)
+    } catch {
+      if request.json {
+        let detail: [(String, JSON)] = [
+          ("code", .string(error.code.name)), ("offset", .int(error.offset)),
+          ("message", .string("\(error.code) at offset \(error.offset) of the URL")),
+        ]
+        print(
+          JSON.object([("ok", .bool(false)), ("format", .string("sun")), ("error", .object(detail))])
+            .serialized(.spaced))
+      } else {
+        FileHandle.standardError.write(
+          Data("tapwire: \(error.code) at offset \(error.offset) of the URL\n".utf8))
+      }
+      return 1
+    }
+    var fields: [(String, JSON)] = [
+      ("ok", .bool(true)), ("format", .string("sun")), ("valid", .bool(verdict.isValid)),
+      ("mode", .string(message.mode.rawValue)),
+    ]
+    var lines: [String] = []
+    switch verdict {
+    case .valid(let data):
+      if let uid = data.uid { fields.append(("uid", .string(Hex.string(uid)))) }
+      if let counter = data.counter { fields.append(("counter", .int(Int(counter)))) }
+      if let tag = data.piccDataTag { fields.append(("piccDataTag", .string(Hex.string([tag])))) }
+      if let fileData = data.fileData { fields.append(("fileData", .string(Hex.string(fileData)))) }
+      var summary = "valid: \(message.mode.rawValue) mode"
+      if let uid = data.uid { summary += ", UID \(Hex.string(uid))" }
+      if let counter = data.counter { summary += ", read counter \(counter)" }
+      lines.append(summary)
+      if let fileData = data.fileData {
+        lines.append("file data: \(Hex.string(fileData)) (\(printable(fileData)))")
+      }
+    case .invalid(let failure):
+      fields.append(("reason", .string(failure.description)))
+      lines.append("not valid: \(failure) (\(explanation(failure)))")
+    }
+    fields.append(
+      (
+        "keyCheckValues",
+        .object([("metaReadKey", .string(checkValues.0)), ("fileReadKey", .string(checkValues.1))])
+      ))
+    lines.append("key check values: SDMMetaReadKey \(checkValues.0), SDMFileReadKey \(checkValues.1)")
+    if request.json {
+      print(JSON.object(fields).serialized(.spaced))
+    } else {
+      print(lines.joined(separator: "\n"))
+    }
+    return verdict.isValid ? 0 : 1
+  }
+
+  /// The keys' check values (GlobalPlatform Amendment D §4.1 for AES: the first 3 bytes of
+  /// the key applied to 16 bytes of 01), the only way keys are shown.
+  static func keyCheckValues(_ keys: SUNKeys) -> (String, String) {
+    guard let crypto = try? OpenSSLSecureChannelCrypto() else { return ("?", "?") }
+    func value(_ key: [UInt8]) -> String {
+      (try? KeyCheckValue.compute(of: key, algorithm: .aes, crypto: crypto)).map { Hex.string($0.bytes) }
+        ?? "?"
+    }
+    return (value(keys.metaReadKey), value(keys.fileReadKey))
+  }
+
+  static func explanation(_ failure: SUNFailure) -> String {
+    switch failure {
+    case .piccDataUnreadable: "the PICC data does not decrypt to a tag byte: wrong SDMMetaReadKey, or changed"
+    case .counterMissing: "encrypted file data needs the read counter for its IV"
+    default: "wrong SDMFileReadKey, or the URL was changed"
+    }
+  }
+
+  /// `bytes` as ASCII with dots for the rest.
+  static func printable(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+  }
+}

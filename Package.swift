@@ -317,8 +317,8 @@ let package = Package(
       name: "JavaCardCAPTests", dependencies: ["JavaCardCAP", "ZlibInflate", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "TagTrustTests", dependencies: ["TagTrust", "GlobalPlatformCryptoOpenSSL"],
-      exclude: ["sun_urls.py"], swiftSettings: swiftSettings),
+      name: "TagTrustTests", dependencies: ["TagTrust", "GlobalPlatformCryptoOpenSSL", "NDEF"],
+      exclude: ["sun_urls.py", "ndef_signatures.py"], swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests",

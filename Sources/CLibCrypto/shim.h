@@ -16,6 +16,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 #include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
 #include <stddef.h>
 
 /// A library context with the default provider and, when `legacy` is non-zero, the legacy
@@ -137,4 +139,80 @@ static inline int tapwire_crypto_ecdsa_verify(OSSL_LIB_CTX *context, const char 
   OPENSSL_free(der);
   EVP_PKEY_free(key);
   return result;
+}
+
+/// Reads the DER certificates packed one after another in `bytes` into `stack`: 1 when every
+/// byte was a certificate, 0 otherwise.
+static inline int tapwire_crypto_read_certificates(const unsigned char *bytes, size_t length,
+                                                   STACK_OF(X509) *stack) {
+  const unsigned char *cursor = bytes;
+  const unsigned char *end = bytes + length;
+  while (cursor < end) {
+    X509 *certificate = d2i_X509(NULL, &cursor, (long)(end - cursor));
+    if (certificate == NULL) return 0;
+    if (sk_X509_push(stack, certificate) <= 0) {
+      X509_free(certificate);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/// RFC 5280 path validation of `chain` (DER certificates one after another, the signer first)
+/// to one of `anchors` (the same way). On success writes the signer key's group name (empty
+/// when it is not an EC key) and its public key (a SEC 1 point). Returns 1 trusted, 0 not
+/// trusted (`reason` gets OpenSSL's verify error code), -2 a chain certificate unreadable,
+/// -3 an anchor unreadable, -1 the library failed.
+static inline int tapwire_crypto_certified_key(OSSL_LIB_CTX *context, const unsigned char *chain,
+                                               size_t chain_length, const unsigned char *anchors,
+                                               size_t anchors_length, char *group, size_t group_size,
+                                               unsigned char *point, size_t point_size,
+                                               size_t *point_length, int *reason) {
+  int result = -1;
+  X509_STORE *store = X509_STORE_new();
+  STACK_OF(X509) *trusted = sk_X509_new_null();
+  STACK_OF(X509) *untrusted = sk_X509_new_null();
+  X509_STORE_CTX *verify = NULL;
+  *reason = 0;
+  *point_length = 0;
+  if (group_size > 0) group[0] = 0;
+  if (store == NULL || trusted == NULL || untrusted == NULL) goto done;
+  if (!tapwire_crypto_read_certificates(anchors, anchors_length, trusted) || sk_X509_num(trusted) == 0) {
+    result = -3;
+    goto done;
+  }
+  for (int index = 0; index < sk_X509_num(trusted); index++) {
+    if (X509_STORE_add_cert(store, sk_X509_value(trusted, index)) != 1) goto done;
+  }
+  if (!tapwire_crypto_read_certificates(chain, chain_length, untrusted) || sk_X509_num(untrusted) == 0) {
+    result = -2;
+    goto done;
+  }
+  X509 *signer = sk_X509_value(untrusted, 0);
+  verify = X509_STORE_CTX_new_ex(context, NULL);
+  if (verify == NULL || X509_STORE_CTX_init(verify, store, signer, untrusted) != 1) goto done;
+  if (X509_verify_cert(verify) != 1) {
+    *reason = X509_STORE_CTX_get_error(verify);
+    result = 0;
+    goto done;
+  }
+  EVP_PKEY *key = X509_get0_pubkey(signer);
+  if (key == NULL) goto done;
+  if (EVP_PKEY_is_a(key, "EC")) {
+    if (EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, group_size, NULL) != 1 ||
+        EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point, point_size, point_length) != 1)
+      goto done;
+  }
+  result = 1;
+done:
+  X509_STORE_CTX_free(verify);
+  sk_X509_pop_free(untrusted, X509_free);
+  sk_X509_pop_free(trusted, X509_free);
+  X509_STORE_free(store);
+  return result;
+}
+
+/// OpenSSL's text for a verify error code (`X509_verify_cert_error_string`).
+static inline const char *tapwire_crypto_verify_error(int reason) {
+  return X509_verify_cert_error_string(reason);
 }

@@ -64,6 +64,47 @@ import TagTrust
     }
   }
 
+  /// RFC 5280 path validation with `X509_verify_cert` (validity times checked against the
+  /// clock), then the signer's EC public key and curve.
+  public func certifiedKey(chain: [[UInt8]], trustAnchors: [[UInt8]]) throws(TagTrustError)
+    -> CertificateChainResult
+  {
+    let chainBytes = chain.flatMap { $0 }
+    let anchorBytes = trustAnchors.flatMap { $0 }
+    var group = [CChar](repeating: 0, count: 64)
+    var point = [UInt8](repeating: 0, count: 133)
+    var pointLength = 0
+    var reason: Int32 = 0
+    let context = unsafe base.libraryContext
+    let result = unsafe chainBytes.withUnsafeBufferPointer { chainBuffer in
+      unsafe anchorBytes.withUnsafeBufferPointer { anchorBuffer in
+        unsafe group.withUnsafeMutableBufferPointer { groupBuffer in
+          unsafe point.withUnsafeMutableBufferPointer { pointBuffer in
+            // Every buffer outlives the call; the C side writes at most the sizes passed.
+            unsafe tapwire_crypto_certified_key(
+              context, chainBuffer.baseAddress, chainBuffer.count, anchorBuffer.baseAddress,
+              anchorBuffer.count,
+              groupBuffer.baseAddress, groupBuffer.count, pointBuffer.baseAddress, pointBuffer.count,
+              &pointLength, &reason)
+          }
+        }
+      }
+    }
+    switch result {
+    case 1:
+      let name = String(decoding: group.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let curve = EllipticCurve.all.first { $0.name == name }
+      return .trusted(curve: curve, publicKey: Array(point.prefix(pointLength)))
+    case 0:
+      let text =
+        unsafe tapwire_crypto_verify_error(reason).map { unsafe String(cString: $0) } ?? "error \(reason)"
+      return .untrusted(reason: text)
+    case -2: return .untrusted(reason: "a certificate of the chain is not X.509 DER")
+    case -3: throw TagTrustError(.invalidCertificate)
+    default: throw TagTrustError(.cryptoFailure)
+    }
+  }
+
   /// AES-CMAC (NIST SP 800-38B), 16 bytes.
   public func aesCMAC(key: [UInt8], message: [UInt8]) throws(TagTrustError) -> [UInt8] {
     do { return try base.aesCMAC(key: key, message: message) } catch { throw TagTrustError(.cryptoFailure) }

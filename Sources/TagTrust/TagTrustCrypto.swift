@@ -27,6 +27,14 @@ public protocol TagTrustCrypto {
   func aesCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(TagTrustError) -> [UInt8]
   /// AES-CMAC (NIST SP 800-38B), the full 16-byte tag, over a message of any length.
   func aesCMAC(key: [UInt8], message: [UInt8]) throws(TagTrustError) -> [UInt8]
+  /// Whether the X.509 chain `chain` (DER, signer first, intermediates after) leads to one of
+  /// `trustAnchors` (DER) by RFC 5280 §6 path validation, and the signer's public key if so.
+  ///
+  /// A chain certificate that cannot be read is ``CertificateChainResult/untrusted(reason:)``.
+  ///
+  /// - Throws: ``TagTrustError/Code/invalidCertificate`` when a trust anchor cannot be read;
+  ///   ``TagTrustError/Code/cryptoFailure`` when the library fails.
+  func certifiedKey(chain: [[UInt8]], trustAnchors: [[UInt8]]) throws(TagTrustError) -> CertificateChainResult
 }
 
 /// An elliptic curve an originality signature can be made on (SEC 2 v2 §2), named as

@@ -175,7 +175,7 @@ let package = Package(
       name: "FuzzOracles",
       dependencies: [
         "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
-        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate",
+        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate", "TagTrust",
       ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
@@ -242,6 +242,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzCAPFile", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCAPFile",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzTrust", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTrust",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),

@@ -24,15 +24,15 @@ declare -A max_ms_for=( [FuzzTagImages]=30 [FuzzMifareClassic]=30 )
 # fuzzer can wait over a second for the CPU (seen: 0.2 ms inputs reported as timeouts).
 timeout_s=${FUZZ_TIMEOUT_S:-1}
 shift || true
-all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzMifareClassic FuzzType4Procedure FuzzReaderDiscovery FuzzPN532Frame FuzzAnswerToReset FuzzPCSCControl FuzzAdminSession FuzzReaderConnection FuzzSecureChannel FuzzStorageCard FuzzCAPFile)
+all_targets=(FuzzNDEF FuzzNDEFRecordTypes FuzzCommandAPDU FuzzResponseAPDU FuzzBERTLV FuzzAPDUScript FuzzAdvertisingData FuzzHCIEvent FuzzBTSnoop FuzzTagImages FuzzMifareClassic FuzzType4Procedure FuzzReaderDiscovery FuzzPN532Frame FuzzAnswerToReset FuzzPCSCControl FuzzAdminSession FuzzReaderConnection FuzzSecureChannel FuzzStorageCard FuzzCAPFile FuzzTrust)
 targets=("${@:-${all_targets[@]}}")
 # Each target's corpus folders under Corpus/ and its dictionary.
 declare -A corpus=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndefrecord" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" [FuzzTrust]="trust" )
 declare -A dictionary=( [FuzzNDEF]="ndef" [FuzzNDEFRecordTypes]="ndef" [FuzzCommandAPDU]="capdu" [FuzzResponseAPDU]="rapdu"
   [FuzzBERTLV]="bertlv" [FuzzAPDUScript]="apduscript" [FuzzAdvertisingData]="adv" [FuzzHCIEvent]="hci"
-  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" )
+  [FuzzBTSnoop]="btsnoop" [FuzzTagImages]="tags" [FuzzMifareClassic]="mfc" [FuzzType4Procedure]="type4" [FuzzReaderDiscovery]="discovery" [FuzzPN532Frame]="pn532" [FuzzAnswerToReset]="atr" [FuzzPCSCControl]="pcsccontrol" [FuzzAdminSession]="admin" [FuzzReaderConnection]="connection" [FuzzSecureChannel]="securechannel" [FuzzStorageCard]="storagecard" [FuzzCAPFile]="cap" [FuzzTrust]="trust" )
 
 # Longest input per target where the default (libFuzzer's: the largest seed, at least 4096)
 # is not right: a reader-discovery input is a sequence of 4-byte steps, and 32 steps cover

@@ -49,7 +49,8 @@ FuzzPCSCControl pcsccontrol pcsccontrol
 FuzzAdminSession admin admin
 FuzzSecureChannel securechannel securechannel
 FuzzStorageCard storagecard storagecard
-FuzzCAPFile cap cap"
+FuzzCAPFile cap cap
+FuzzTrust trust trust"
 
 selected=("$@")
 while read -r target folder dict; do

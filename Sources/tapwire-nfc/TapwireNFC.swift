@@ -32,6 +32,7 @@ struct TapwireNFC {
            tapwire-nfc cap info [--json] [--block-size N] FILE.cap
            tapwire-nfc verify signature UID SIGNATURE [--family NAME] [--json]
            tapwire-nfc verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
+           tapwire-nfc verify ndef FILE --trust CERT.pem [--json]
            tapwire-nfc gp info|list|delete|lock|unlock|put-key --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [...]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag

@@ -2,6 +2,7 @@
 import Foundation
 import GlobalPlatformCryptoOpenSSL
 import JSONOutput
+import NDEF
 import NFCWire
 import SecureChannel
 import TagTrust
@@ -26,9 +27,17 @@ enum VerifyCommand {
     var json: Bool
   }
 
+  /// `verify ndef FILE --trust CERT.pem [--json]`.
+  struct NDEFRequest {
+    var message: [UInt8]
+    var path: String
+    var trustAnchors: [[UInt8]]
+    var json: Bool
+  }
+
   static func run(_ arguments: [String]) -> Int32 {
     guard let subcommand = arguments.first else {
-      TapwireNFC.fail("verify needs a subcommand: signature, sun")
+      TapwireNFC.fail("verify needs a subcommand: signature, sun, ndef")
     }
     let rest = arguments.dropFirst()
     let crypto: OpenSSLTagTrustCrypto
@@ -39,7 +48,8 @@ enum VerifyCommand {
     switch subcommand {
     case "signature": return signature(signatureRequest(rest), crypto: crypto)
     case "sun": return sun(sunRequest(rest), crypto: crypto)
-    default: TapwireNFC.fail("unknown verify subcommand '\(subcommand)' (known: signature, sun)")
+    case "ndef": return ndef(ndefRequest(rest), crypto: crypto)
+    default: TapwireNFC.fail("unknown verify subcommand '\(subcommand)' (known: signature, sun, ndef)")
     }
   }
 
@@ -113,6 +123,56 @@ enum VerifyCommand {
     default: TapwireNFC.fail("give --key HEX, or --meta-key HEX and --file-key HEX")
     }
     return SUNRequest(url: url, keys: keys, json: json)
+  }
+
+  /// The request `verify ndef` arguments make; exits 2 on bad usage (an unreadable FILE or
+  /// trust file included).
+  static func ndefRequest(_ arguments: ArraySlice<String>) -> NDEFRequest {
+    var rest = arguments
+    var path: String?
+    var trustPaths: [String] = []
+    var json = false
+    while let word = rest.popFirst() {
+      switch word {
+      case "--json": json = true
+      case "--trust":
+        guard let value = rest.popFirst() else { TapwireNFC.fail("--trust needs a CERT.pem") }
+        trustPaths.append(value)
+      default:
+        if word.hasPrefix("-") { TapwireNFC.fail("unknown option '\(word)' (known: --trust, --json)") }
+        guard path == nil else { TapwireNFC.fail("verify ndef takes one FILE") }
+        path = word
+      }
+    }
+    guard let path else { TapwireNFC.fail("verify ndef needs the FILE of an NDEF message") }
+    guard !trustPaths.isEmpty else {
+      TapwireNFC.fail("verify ndef needs --trust CERT.pem (the trust anchor)")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      TapwireNFC.fail("cannot read \(path)")
+    }
+    var anchors: [[UInt8]] = []
+    for trustPath in trustPaths {
+      guard
+        let text = FileManager.default.contents(atPath: trustPath).map({ String(decoding: $0, as: UTF8.self) }
+        )
+      else { TapwireNFC.fail("cannot read \(trustPath)") }
+      let found = pemCertificates(text)
+      guard !found.isEmpty else { TapwireNFC.fail("\(trustPath) has no PEM certificate (BEGIN CERTIFICATE)") }
+      anchors += found
+    }
+    // A file of hex text (spaces and line breaks allowed) is read as hex, else as bytes.
+    let text = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
+    let message = text.isEmpty ? [] : hexArgument(text) ?? [UInt8](data)
+    return NDEFRequest(message: message, path: path, trustAnchors: anchors, json: json)
+  }
+
+  /// The DER bytes of each PEM `CERTIFICATE` block of `text` (RFC 7468 §5).
+  static func pemCertificates(_ text: String) -> [[UInt8]] {
+    text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().compactMap { block in
+      guard let body = block.components(separatedBy: "-----END CERTIFICATE-----").first else { return nil }
+      return Data(base64Encoded: body, options: .ignoreUnknownCharacters).map { [UInt8]($0) }
+    }
   }
 
   /// Hex digits (colons and spaces allowed between bytes), or nil.
@@ -249,5 +309,100 @@ enum VerifyCommand {
   /// `bytes` as ASCII with dots for the rest.
   static func printable(_ bytes: [UInt8]) -> String {
     String(decoding: bytes.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+  }
+
+  // MARK: - NDEF signatures
+
+  static func ndef(_ request: NDEFRequest, crypto: OpenSSLTagTrustCrypto) -> Int32 {
+    let records: [NDEFRecord]
+    do { records = try NDEFMessage(parsing: request.message).records } catch {
+      report(
+        format: "ndefSignatures", code: error.code.name, offset: error.offset, where: "in the message",
+        request.json)
+      return 1
+    }
+    let checks: [NDEFSignatureCheck]
+    do {
+      checks = try NDEFSignatures.verify(
+        records: records.map {
+          SignedNDEFRecord(
+            typeNameFormat: $0.typeNameFormat.rawValue, type: $0.type, id: $0.id, payload: $0.payload)
+        }, trustAnchors: request.trustAnchors, crypto: crypto)
+    } catch {
+      report(format: "ndefSignatures", code: error.code.name, offset: error.offset, where: "", request.json)
+      return 1
+    }
+    let signatures = checks.filter { $0.verdict != .marker }
+    let verified = !signatures.isEmpty && signatures.allSatisfy { $0.verdict.isVerified }
+    var entries: [JSON] = []
+    var lines: [String] = []
+    for check in checks {
+      var fields: [(String, JSON)] = [
+        ("record", .int(check.recordIndex)), ("covers", .array(check.covered.map { .int($0) })),
+        ("verdict", .string(check.verdict.name)),
+      ]
+      var detail: [String] = []
+      if let record = check.record {
+        fields += [
+          ("signatureType", .string(record.signatureType.description)),
+          (
+            "hashType",
+            .string(
+              record.hashType == NDEFSignatures.sha256HashType ? "SHA-256" : Hex.string([record.hashType]))
+          ),
+          ("certificates", .int(record.certificates.count)),
+        ]
+        detail.append("\(record.signatureType)")
+        detail.append("\(record.certificates.count) certificate\(record.certificates.count == 1 ? "" : "s")")
+        if let uri = record.signatureURI {
+          fields.append(("signatureURI", .string(String(decoding: uri, as: UTF8.self))))
+        }
+      }
+      switch check.verdict {
+      case .untrustedChain(let reason):
+        fields.append(("reason", .string(reason)))
+        detail.append(reason)
+      case .malformed(let error):
+        fields += [("code", .string(error.code.name)), ("offset", .int(error.offset))]
+        detail.append("\(error.code) at offset \(error.offset) of its payload")
+      default: break
+      }
+      entries.append(.object(fields))
+      let span =
+        switch check.covered.count {
+        case 0: "no records"
+        case 1: "record \(check.covered.lowerBound)"
+        default: "records \(check.covered.lowerBound)-\(check.covered.upperBound - 1)"
+        }
+      lines.append(
+        "record \(check.recordIndex) (covers \(span)): \(check.verdict.name)"
+          + (detail.isEmpty ? "" : " (\(detail.joined(separator: ", ")))"))
+    }
+    if checks.isEmpty { lines.append("no Signature record: nothing is signed") }
+    if request.json {
+      print(
+        JSON.object([
+          ("ok", .bool(true)), ("format", .string("ndefSignatures")), ("verified", .bool(verified)),
+          ("records", .int(records.count)), ("signatures", .array(entries)),
+        ]).serialized(.spaced))
+    } else {
+      print(lines.joined(separator: "\n"))
+    }
+    return verified ? 0 : 1
+  }
+
+  /// Prints a failure: `{"ok": false, ...}` with `--json`, else a line on standard error.
+  static func report(format: String, code: String, offset: Int, where place: String, _ json: Bool) {
+    if json {
+      let detail: [(String, JSON)] = [
+        ("code", .string(code)), ("offset", .int(offset)),
+        ("message", .string("\(code) at offset \(offset) \(place)")),
+      ]
+      print(
+        JSON.object([("ok", .bool(false)), ("format", .string(format)), ("error", .object(detail))])
+          .serialized(.spaced))
+    } else {
+      FileHandle.standardError.write(Data("tapwire: \(code) at offset \(offset) \(place)\n".utf8))
+    }
   }
 }

@@ -23,6 +23,7 @@ struct Tapwire {
            tapwire cap info [--json] FILE.cap
            tapwire verify signature UID SIGNATURE [--family NAME] [--json]
            tapwire verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
+           tapwire verify ndef FILE --trust CERT.pem [--json]
            tapwire discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--profile FILE] [--json]
            tapwire connect --bluez --serial S [--json]
            tapwire gp info|list|delete AID|lock AID|unlock AID|put-key --pcsc READER --key HEX|test [--json] ...
@@ -41,7 +42,7 @@ struct Tapwire {
       pcsc     list PC/SC readers, decode a card's ATR, send APDUs or run a script (pcscd)
       admin    run a remote applet-management session (GlobalPlatform RAM over HTTP) on a card
       cap      show a Java Card CAP file: package and applet AIDs, components, load file size
-      verify   check a tag's originality signature, or an NTAG 424 DNA SUN URL
+      verify   check a tag's originality signature, an NTAG 424 DNA SUN URL or NDEF signatures
       discover find card readers over BlueZ (D-Bus) or in a btsnoop capture
       connect  connect to a reader over BlueZ, reconnecting when the link drops
       gp       manage a JavaCard over a GlobalPlatform secure channel (SCP02/SCP03): list, delete, lock, keys

@@ -5,6 +5,7 @@ enum VerifyForwarding {
   static let usage = """
     usage: tapwire verify signature UID SIGNATURE [--family NAME] [--json]
            tapwire verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
+           tapwire verify ndef FILE --trust CERT.pem [--trust CERT.pem...] [--json]
 
     signature  checks an originality signature: the maker's ECDSA signature over the chip's
                UID (NXP AN11350, AN11341, AN13452, AN12998, AN12196, AN12343; ST AN5101,
@@ -21,17 +22,25 @@ enum VerifyForwarding {
                SDMFileReadKey, over the encrypted file data (enc=) and "&cmac=" when there is
                some, else over nothing; then the file data decrypted. 24-byte PICC data is
                LRP mode. Keys are never printed: only their check values.
+    ndef       checks each Signature record (NFC Forum Signature RTD 2.0) of the NDEF message
+               in FILE (binary, or hex text): the TYPE, ID and PAYLOAD of the records it covers
+               (from the message start or the previous Signature record), ECDSA P-192, P-224
+               or P-256 with SHA-256 (the value in DER or r‖s), the X.509 chain in the record
+               validated to a --trust certificate (PEM). A signature or chain given only by
+               URI is not fetched: reported, never passed.
 
-    exit status: 0 genuine / valid, 1 not genuine, no signature, unknown family / not valid,
-      a malformed URL (the error code and its offset in the URL), 2 bad usage
+    exit status: 0 genuine / valid / every signature verified, 1 not genuine, no signature,
+      unknown family / not valid, a malformed URL (the error code and its offset in the URL) /
+      a signature that does not verify, or none, 2 bad usage
 
     options:
       --family NAME     check only the keys of family NAME (see the list above)
       --key HEX         the AES-128 key for both SDM roles (32 hex digits)
       --meta-key HEX    the SDMMetaReadKey (decrypts the PICC data)
       --file-key HEX    the SDMFileReadKey (SDMMAC and file data session keys)
+      --trust CERT.pem  a trust anchor for NDEF signatures (repeat for more)
       --json            print JSON as in the Tapwire JSON contract (formats
-                        "originalitySignature" and "sun")
+                        "originalitySignature", "sun" and "ndefSignatures")
       -h, --help        show this help
 
     examples:
@@ -55,9 +64,11 @@ enum VerifyForwarding {
       print(usage)
       return 0
     }
-    guard let subcommand = arguments.first else { Tapwire.fail("verify needs a subcommand: signature, sun") }
-    guard ["signature", "sun"].contains(subcommand) else {
-      Tapwire.fail("unknown verify subcommand '\(subcommand)' (known: signature, sun)")
+    guard let subcommand = arguments.first else {
+      Tapwire.fail("verify needs a subcommand: signature, sun, ndef")
+    }
+    guard ["signature", "sun", "ndef"].contains(subcommand) else {
+      Tapwire.fail("unknown verify subcommand '\(subcommand)' (known: signature, sun, ndef)")
     }
     return ReaderCommands.passThrough(["verify"] + arguments)
   }

@@ -180,3 +180,87 @@ struct VerifyCommandTests {
     }
   }
 }
+
+/// `tapwire verify ndef` on messages `Tests/TagTrustTests/ndef_signatures.py` signs with
+/// python3-cryptography (fresh keys and X.509 chains each run).
+@Suite("tapwire verify ndef")
+struct VerifyNDEFCommandTests {
+  static func generate() throws -> (URL, [String: [String]]) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "verify-ndef-\(UUID().uuidString)")
+    let script = CLI.root.appendingPathComponent("Tests/TagTrustTests/ndef_signatures.py")
+    let result = try CLI.run([script.path, folder.path], program: URL(fileURLWithPath: "/usr/bin/python3"))
+    try #require(result.status == 0, "\(result.stderr)")
+    var expected: [String: [String]] = [:]
+    for line in result.stdout.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      expected[String(fields[0])] = fields[1].split(separator: ",").map(String.init)
+    }
+    return (folder, expected)
+  }
+
+  @Test("each message's verdicts and exit status, in JSON")
+  func verdicts() throws {
+    let (folder, expected) = try Self.generate()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(expected.count >= 20)
+    let anchor = folder.appendingPathComponent("ca.pem").path
+    for (file, verdicts) in expected {
+      let result = try CLI.run([
+        "verify", "ndef", folder.appendingPathComponent(file).path, "--trust", anchor, "--json",
+      ])
+      let object = try CLI.object(result.stdout)
+      let signatures = try #require(object["signatures"] as? [[String: Any]])
+      #expect(signatures.map { $0["verdict"] as? String } == verdicts, "\(file)")
+      let everyVerified = verdicts.filter { $0 != "marker" }.allSatisfy { $0 == "verified" }
+      #expect(result.status == (everyVerified ? 0 : 1), "\(file)")
+      #expect(object["verified"] as? Bool == everyVerified, "\(file)")
+    }
+  }
+
+  @Test func humanOutputAndOtherAnchor() throws {
+    let (folder, _) = try Self.generate()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("two-sections.ndef").path
+    let good = try CLI.run(["verify", "ndef", file, "--trust", folder.appendingPathComponent("ca.pem").path])
+    #expect(good.status == 0, "\(good.stderr)")
+    #expect(good.stdout.contains("record 1 (covers record 0): verified (ECDSA-P256, 1 certificate)"))
+    #expect(good.stdout.contains("record 4 (covers records 2-3): verified"))
+    let other = try CLI.run([
+      "verify", "ndef", file, "--trust", folder.appendingPathComponent("other-ca.pem").path,
+    ])
+    #expect(other.status == 1)
+    #expect(other.stdout.contains("untrustedChain"))
+  }
+
+  @Test func unsignedAndMalformedMessages() throws {
+    let (folder, _) = try Self.generate()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let anchor = folder.appendingPathComponent("ca.pem").path
+    let unsigned = folder.appendingPathComponent("unsigned.ndef")
+    try Data("d1010855016e66632e636f6d\n".utf8).write(to: unsigned)
+    let none = try CLI.run(["verify", "ndef", unsigned.path, "--trust", anchor])
+    #expect(none.status == 1)
+    #expect(none.stdout.contains("no Signature record"))
+    let broken = folder.appendingPathComponent("broken.ndef")
+    try Data([0xD1, 0x01, 0x30, 0x55]).write(to: broken)
+    let result = try CLI.run(["verify", "ndef", broken.path, "--trust", anchor, "--json"])
+    #expect(result.status == 1)
+    let object = try CLI.object(result.stdout)
+    #expect(object["ok"] as? Bool == false && object["error"] is [String: Any])
+  }
+
+  @Test func usage() throws {
+    let (folder, _) = try Self.generate()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("two-sections.ndef").path
+    for arguments in [
+      ["verify", "ndef", file],
+      ["verify", "ndef", "--trust", folder.appendingPathComponent("ca.pem").path],
+      ["verify", "ndef", file, "--trust", file],
+      ["verify", "ndef", file, "--trust", "/nonexistent.pem"],
+    ] {
+      #expect(try CLI.run(arguments).status == 2, "\(arguments)")
+    }
+  }
+}

@@ -18,7 +18,9 @@ max_ms=${FUZZ_MAX_MS:-10}
 # of CPU under ASan on an idle core and 10.0 ms with the other core busy (CI, 2026-12-07).
 # FuzzMifareClassic decodes a whole card (up to 4 KiB) strict, lenient and scanned, then
 # writes, locks and formats it and decodes each result again.
-declare -A max_ms_for=( [FuzzTagImages]=30 [FuzzMifareClassic]=30 )
+# FuzzTrust checks a SUN URL under three MAC inputs, and in LRP mode (24-byte PICC data) each
+# CMAC block costs 33 AES evaluations (AN12304 §2.3): a 1.4 KB URL took 15 ms under ASan.
+declare -A max_ms_for=( [FuzzTagImages]=30 [FuzzMifareClassic]=30 [FuzzTrust]=30 )
 # libFuzzer's -timeout is wall time in whole seconds: only a hang detector here (the CPU-time
 # bound above is the real one). Raise it for long campaigns on a busy machine, where a niced
 # fuzzer can wait over a second for the CPU (seen: 0.2 ms inputs reported as timeouts).

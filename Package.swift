@@ -252,7 +252,10 @@ let package = Package(
     .target(name: "CNDEFLimit", path: "Benchmarks/CNDEFLimit"),
     .executableTarget(
       name: "TapwireBenchmarks",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit", "TagTrust",
+        "GlobalPlatformCryptoOpenSSL",
+      ],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
     // RF round trips per tag type beside the minimum the tag's commands allow.
     .executableTarget(

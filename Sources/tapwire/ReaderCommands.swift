@@ -251,8 +251,9 @@ enum ReaderCommands {
       PC/SC reader (pcscd): pages through READ/UPDATE BINARY, the tag's own commands
       through the reader's direct transmit (ACS) or transparent session (FF C2); a reader
       with neither (or one that answers 6A81) gives an error that says so.
-      info       the exact chip from GET_VERSION, the originality signature (READ_SIG, not
-                 verified), the NFC counter (READ_CNT) and the password protection state
+      info       the exact chip from GET_VERSION, the originality signature (READ_SIG) and
+                 its verdict against the makers' keys (as `tapwire verify signature`), the NFC
+                 counter (READ_CNT) and the password protection state
       auth       PWD_AUTH; with --pack, the tag's answer must be that PACK
       protect    writes PWD, PACK, then CFG1 (PROT, AUTHLIM) and CFG0 (AUTH0) last, so a write
                  cut short leaves the tag unprotected: pages from --from (default 4) need the

@@ -27,6 +27,8 @@ struct NtagCommandTests {
     #expect(info.stdout.contains("chip: NTAG213"))
     #expect(info.stdout.contains("version: 0004040201000f03"))
     #expect(info.stdout.contains("signature: a0a1a2a3"))
+    // The simulator's signature is made up: no maker key verifies it.
+    #expect(info.stdout.contains("(NOT GENUINE: no maker key verifies it for UID "))
     #expect(info.stdout.contains("counter: 0"))
     #expect(info.stdout.contains("protection: none (AUTH0 ff)"))
 

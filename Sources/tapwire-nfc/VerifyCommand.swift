@@ -24,6 +24,8 @@ enum VerifyCommand {
   struct SUNRequest {
     var url: String
     var keys: SUNKeys
+    var names: SUNParameterNames
+    var macInput: SUNMACInput
     var json: Bool
   }
 
@@ -94,6 +96,17 @@ enum VerifyCommand {
     var metaKey: [UInt8]?
     var fileKey: [UInt8]?
     var json = false
+    var names = SUNParameterNames.standard
+    var macInput = SUNMACInput.automatic
+    let roles: [String: SUNParameterNames.Role] = [
+      "--picc-param": .piccData, "--enc-param": .fileData, "--mac-param": .mac, "--uid-param": .uid,
+      "--ctr-param": .counter,
+    ]
+    let inputs: [String: SUNMACInput] = [
+      "auto": .automatic, "none": .empty, "picc": .from(.piccData), "enc": .from(.fileData),
+      "uid": .from(.uid),
+      "ctr": .from(.counter),
+    ]
     func keyValue(_ option: String) -> [UInt8] {
       guard let value = rest.popFirst().flatMap(hexArgument), value.count == 16 else {
         TapwireNFC.fail("\(option) needs an AES-128 key: 32 hex digits")
@@ -106,9 +119,22 @@ enum VerifyCommand {
       case "--key": key = keyValue(word)
       case "--meta-key": metaKey = keyValue(word)
       case "--file-key": fileKey = keyValue(word)
+      case _ where roles[word] != nil:
+        guard let name = rest.popFirst(), !name.isEmpty, !name.contains("="), !name.contains("&") else {
+          TapwireNFC.fail("\(word) needs a query parameter NAME")
+        }
+        names.names[roles[word]!] = [name]
+      case "--mac-input":
+        guard let value = rest.popFirst(), let input = inputs[value] ?? Int(value).map(SUNMACInput.fromOffset)
+        else {
+          TapwireNFC.fail("--mac-input needs auto, none, picc, enc, uid, ctr or a byte offset in the URL")
+        }
+        macInput = input
       default:
         if word.hasPrefix("-") {
-          TapwireNFC.fail("unknown option '\(word)' (known: --key, --meta-key, --file-key, --json)")
+          TapwireNFC.fail(
+            "unknown option '\(word)' (known: --key, --meta-key, --file-key, --mac-input, --picc-param, --enc-param, --mac-param, --uid-param, --ctr-param, --json)"
+          )
         }
         guard url == nil else { TapwireNFC.fail("verify sun takes one URL") }
         url = word
@@ -122,7 +148,7 @@ enum VerifyCommand {
     case (nil, nil, let file?): keys = SUNKeys(metaReadKey: file, fileReadKey: file)
     default: TapwireNFC.fail("give --key HEX, or --meta-key HEX and --file-key HEX")
     }
-    return SUNRequest(url: url, keys: keys, json: json)
+    return SUNRequest(url: url, keys: keys, names: names, macInput: macInput, json: json)
   }
 
   /// The request `verify ndef` arguments make; exits 2 on bad usage (an unreadable FILE or
@@ -234,8 +260,8 @@ enum VerifyCommand {
     let message: SUNMessage
     let verdict: SUNVerdict
     do {
-      message = try SUNMessage(parsingURL: request.url)
-      verdict = try message.verify(keys: request.keys, crypto: crypto)
+      message = try SUNMessage(parsingURL: request.url, names: request.names)
+      verdict = try message.verify(keys: request.keys, macInput: request.macInput, crypto: crypto)
     } catch {
       if request.json {
         let detail: [(String, JSON)] = [

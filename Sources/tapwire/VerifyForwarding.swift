@@ -4,7 +4,9 @@
 enum VerifyForwarding {
   static let usage = """
     usage: tapwire verify signature UID SIGNATURE [--family NAME] [--json]
-           tapwire verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
+           tapwire verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--mac-input FROM]
+                              [--picc-param NAME] [--enc-param NAME] [--mac-param NAME]
+                              [--uid-param NAME] [--ctr-param NAME] [--json]
            tapwire verify ndef FILE --trust CERT.pem [--trust CERT.pem...] [--json]
 
     signature  checks an originality signature: the maker's ECDSA signature over the chip's
@@ -38,6 +40,13 @@ enum VerifyForwarding {
       --key HEX         the AES-128 key for both SDM roles (32 hex digits)
       --meta-key HEX    the SDMMetaReadKey (decrypts the PICC data)
       --file-key HEX    the SDMFileReadKey (SDMMAC and file data session keys)
+      --mac-input FROM  where the SDMMAC input starts (SDMMACInputOffset): auto (the
+                        encrypted file data when there is some, else nothing), none, picc,
+                        enc, uid, ctr (that parameter's value), or a byte offset in the URL;
+                        it ends where the MAC's value starts
+      --picc-param NAME, --enc-param NAME, --mac-param NAME, --uid-param NAME, --ctr-param NAME
+                        the query parameter a value is under, for URLs laid out otherwise
+                        (defaults: picc_data or e, enc, cmac or c, uid, ctr)
       --trust CERT.pem  a trust anchor for NDEF signatures (repeat for more)
       --json            print JSON as in the Tapwire JSON contract (formats
                         "originalitySignature", "sun" and "ndefSignatures")

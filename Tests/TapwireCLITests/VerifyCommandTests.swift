@@ -168,12 +168,37 @@ struct VerifyCommandTests {
     #expect(error["code"] as? String == "invalidHex" && error["offset"] as? Int == 13)
   }
 
+  @Test("parameter names and the MAC input given by options")
+  func sunOptions() throws {
+    let renamed = try CLI.run([
+      "verify", "sun", "https://x.example/t?p=EF963FF7828658A599F3041510671E88&m=94EED9EE65337086", "--key",
+      Self.zeroKey, "--picc-param", "p", "--mac-param", "m", "--json",
+    ])
+    #expect(renamed.status == 0, "\(renamed.stderr)")
+    #expect(try CLI.object(renamed.stdout)["counter"] as? Int == 61)
+    let standardNames = try CLI.run([
+      "verify", "sun", "https://x.example/t?p=EF963FF7828658A599F3041510671E88&m=94EED9EE65337086", "--key",
+      Self.zeroKey,
+    ])
+    #expect(standardNames.status == 1)
+    #expect(standardNames.stderr.contains("missingParameter"))
+    for (input, status) in [("enc", 0), ("auto", 0), ("none", 1), ("picc", 1), ("0", 1)] as [(String, Int32)]
+    {
+      let result = try CLI.run([
+        "verify", "sun", Self.fileDataURL, "--key", Self.zeroKey, "--mac-input", input,
+      ])
+      #expect(result.status == status, "--mac-input \(input)")
+    }
+  }
+
   @Test func sunUsage() throws {
     for arguments in [
       ["verify", "sun", Self.fileDataURL],
       ["verify", "sun", Self.fileDataURL, "--key", "0011"],
       ["verify", "sun", Self.fileDataURL, "--key", Self.zeroKey, "--meta-key", Self.zeroKey],
       ["verify", "sun", "--key", Self.zeroKey],
+      ["verify", "sun", Self.fileDataURL, "--key", Self.zeroKey, "--mac-input", "middle"],
+      ["verify", "sun", Self.fileDataURL, "--key", Self.zeroKey, "--picc-param", "a=b"],
     ] {
       let result = try CLI.run(arguments)
       #expect(result.status == 2, "\(arguments)")

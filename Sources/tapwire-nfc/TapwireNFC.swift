@@ -17,7 +17,7 @@ nonisolated(unsafe) var heldLock: DeviceLock?
 @main
 struct TapwireNFC {
   static let usage = """
-    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
+    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ntag215-genuine|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS] [--dump] [--lenient] [--keys FILE] [--key A|B:HEX]...
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message HEX
            tapwire-nfc format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
@@ -214,7 +214,8 @@ struct TapwireNFC {
     let classic: [String: MifareClassicProduct] = [
       "mifare-mini": .mini, "mifare-1k": .classic1K, "mifare-4k": .classic4K,
     ]
-    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
+    let others =
+      ["ntag215-genuine", "type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
     let name = value(after: "--tag", in: arguments) ?? "ntag215"
     let image: [UInt8]?
     if let path = value(after: "--image", in: arguments) {
@@ -232,6 +233,20 @@ struct TapwireNFC {
         tag = .type4(try SimulatedType4Tag(uid: [0x08, 0x54, 0x57, 0x04], applet: .fileSystem(system)))
       case "topaz96", "jewel", "topaz512":
         tag = .jewel(try type1Tag(name, image: image))
+      case "ntag215-genuine":
+        // proxmark3's published NTAG21x pair (tools/recover_pk.py): a UID with the originality
+        // signature NXP made for it, so `ntag info` and `verify signature` find it genuine.
+        var type2 =
+          if let image {
+            try SimulatedType2Tag(product: .ntag215, memory: image)
+          } else {
+            try SimulatedType2Tag(product: .ntag215, uid: [0x04, 0xE1, 0x0C, 0xDA, 0x99, 0x3C, 0x80])
+          }
+        type2.signature = [
+          0x8B, 0x76, 0x05, 0x2E, 0xE4, 0x2F, 0x55, 0x67, 0xBE, 0xB5, 0x32, 0x38, 0xB3, 0xE3, 0xF9, 0x95,
+          0x07, 0x07, 0xC0, 0xDC, 0xC9, 0x56, 0xB5, 0xC5, 0xEF, 0xCF, 0xDB, 0x70, 0x9B, 0x2D, 0x82, 0xB3,
+        ]
+        tag = .type2(type2)
       case "felica":
         let idm: [UInt8] = [0x01, 0x2E, 0x54, 0x57, 0x00, 0x00, 0x00, 0x03]
         if let image {

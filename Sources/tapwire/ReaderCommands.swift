@@ -10,8 +10,8 @@ enum ReaderCommands {
     usage: tapwire read [--device CONNSTRING | --pcsc READER [--reader-profile ID]] [--timeout SECONDS]
                         [--json] [--dump] [--lenient] [--wait-message TEXT] [--work-message TEXT]
                         [--keys FILE] [--key A|B:HEX]...
-           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|
-                                   mifare-mini|mifare-1k|mifare-4k] [--image FILE]
+           tapwire simulate [--tag ntag213|ntag215|ntag216|ntag215-genuine|ultralight|type4|topaz96|
+                                   topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
                 pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like

@@ -69,6 +69,21 @@ struct NtagCommandTests {
     }
   }
 
+  @Test("a simulated tag with a published UID and signature pair is genuine")
+  func genuineSignature() throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: nil, tag: "ntag215-genuine")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    let info = try CLI.run(["ntag", "info", "--device", connstring, "--timeout", "10"])
+    #expect(info.status == 0, "\(info.stderr)")
+    #expect(info.stdout.contains("UID 04e10cda993c80"))
+    #expect(info.stdout.contains("signature: 8b76052e"))
+    #expect(info.stdout.contains("(genuine: NTAG21x key, NXP AN11350"))
+  }
+
   @Test func badUsageAndBadPasswordsAreNamedWithoutTheirBytes() throws {
     let noPack = try CLI.run(["ntag", "protect", "--password-env", "X"])
     #expect(noPack.status == 2)

@@ -120,9 +120,9 @@ let package = Package(
     // OpenSSL 3 libcrypto (Debian libssl-dev). No pkg-config query: its module map links
     // libcrypto and its shim names the package when the header is missing.
     .systemLibrary(name: "CLibCrypto"),
-    // Originality signatures, NTAG 424 DNA SUN (AES and LRP) checks (sans-IO, Embedded-clean,
-    // standard library only); the crypto provider is injected (the TagTrustCrypto protocol).
-    .target(name: "TagTrust", swiftSettings: swiftSettings),
+    // Originality signatures, NTAG 424 DNA SUN (AES and LRP) and NDEF Signature record checks
+    // (sans-IO, Embedded-clean); the crypto provider is injected (the TagTrustCrypto protocol).
+    .target(name: "TagTrust", dependencies: ["NDEF"], swiftSettings: swiftSettings),
     // The only module that calls libcrypto: the SecureChannelCrypto and TagTrustCrypto providers.
     .target(
       name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto", "TagTrust"],

@@ -1,32 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/// One record of an NDEF message, as Signature RTD 2.0 sees it (NFC Forum NDEF 1.0 §3.2:
-/// TNF, TYPE, ID, PAYLOAD; chunks assembled).
-public struct SignedNDEFRecord: Sendable, Hashable {
-  /// The Type Name Format (3 bits; `01` well-known).
-  public var typeNameFormat: UInt8
-  /// The TYPE field.
-  public var type: [UInt8]
-  /// The ID field (empty for none).
-  public var id: [UInt8]
-  /// The PAYLOAD field.
-  public var payload: [UInt8]
-  /// The absolute offset of the payload in the message, for errors (0 when unknown).
-  public var payloadOffset: Int
-
-  /// Creates a record.
-  public init(
-    typeNameFormat: UInt8, type: [UInt8], id: [UInt8] = [], payload: [UInt8], payloadOffset: Int = 0
-  ) {
-    self.typeNameFormat = typeNameFormat
-    self.type = type
-    self.id = id
-    self.payload = payload
-    self.payloadOffset = payloadOffset
-  }
-
-  /// Whether this is a Signature record (TNF well-known, type `Sig`).
-  public var isSignature: Bool { typeNameFormat == 0x01 && type == NDEFSignatureRecord.recordType }
-}
+import NDEF
 
 /// What checking one Signature record found. Only ``verified`` after the chain led to a trust
 /// anchor and the signature verified under its first certificate's key.
@@ -53,8 +26,8 @@ public enum NDEFSignatureVerdict: Sendable, Hashable {
   case keyMismatch
   /// Signature type `00`: a record that marks where signed records start, with no signature.
   case marker
-  /// The Signature record's payload cannot be read.
-  case malformed(TagTrustError)
+  /// The Signature record's payload cannot be read (NDEF's `SignatureRecordView` error).
+  case malformed(NDEFError)
 
   /// Whether the verdict is ``verified``.
   public var isVerified: Bool { self == .verified }
@@ -84,7 +57,7 @@ public struct NDEFSignatureCheck: Sendable, Hashable {
   /// the previous Signature record, to the record before this one.
   public let covered: Range<Int>
   /// The record's fields, when they could be read.
-  public let record: NDEFSignatureRecord?
+  public let record: SignatureRecord?
   /// The verdict.
   public let verdict: NDEFSignatureVerdict
 }
@@ -105,9 +78,36 @@ public enum NDEFSignatures {
   /// The certificate format X.509 (§3.3.3).
   public static let x509CertificateFormat: UInt8 = 0x00
 
+  /// Whether `record` is a Signature record (TNF well-known, type `Sig`).
+  public static func isSignature(_ record: NDEFRecord) -> Bool {
+    record.typeNameFormat == .wellKnown && record.type == SignatureRecordView.type
+  }
+
+  /// The curve of an ECDSA signature type this library checks (§3.3.2.1: `04` P-192, `08`
+  /// P-224, `0B` P-256), else nil.
+  public static func curve(ofSignatureType type: UInt8) -> EllipticCurve? {
+    switch type {
+    case 0x04: .prime192v1
+    case 0x08: .secp224r1
+    case 0x0B: .prime256v1
+    default: nil
+    }
+  }
+
+  /// The specification's name of a signature type (`ECDSA-P256`, `RSASSA-PSS-2048`, ...), or
+  /// `type XX` for the reserved values.
+  public static func signatureTypeName(_ type: UInt8) -> String {
+    let names = [
+      "none", "RSASSA-PSS-1024", "RSASSA-PKCS1-v1_5-1024", "DSA-1024", "ECDSA-P192", "RSASSA-PSS-2048",
+      "RSASSA-PKCS1-v1_5-2048", "DSA-2048", "ECDSA-P224", "ECDSA-K233", "ECDSA-B233", "ECDSA-P256",
+    ]
+    if Int(type) < names.count { return names[Int(type)] }
+    return "type " + HexDigits.encode([type])
+  }
+
   /// The bytes a Signature record signs: TYPE, ID and PAYLOAD of each covered record,
   /// concatenated in message order (headers and lengths excluded).
-  public static func signedData(_ records: ArraySlice<SignedNDEFRecord>) -> [UInt8] {
+  public static func signedData(_ records: ArraySlice<NDEFRecord>) -> [UInt8] {
     var out: [UInt8] = []
     for record in records { out += record.type + record.id + record.payload }
     return out
@@ -125,16 +125,17 @@ public enum NDEFSignatures {
   /// - Throws: ``TagTrustError/Code/invalidCertificate`` when a trust anchor cannot be read;
   ///   ``TagTrustError/Code/cryptoFailure`` from the provider.
   public static func verify<C: TagTrustCrypto>(
-    records: [SignedNDEFRecord], trustAnchors: [[UInt8]], crypto: C
+    records: [NDEFRecord], trustAnchors: [[UInt8]], crypto: C
   ) throws(TagTrustError) -> [NDEFSignatureCheck] {
     var checks: [NDEFSignatureCheck] = []
     var start = 0
-    for (index, candidate) in records.enumerated() where candidate.isSignature {
+    for (index, candidate) in records.enumerated() where isSignature(candidate) {
       let covered = start..<index
       start = index + 1
-      let record: NDEFSignatureRecord
-      do { record = try NDEFSignatureRecord(parsing: candidate.payload, base: candidate.payloadOffset) } catch
-      {
+      let record: SignatureRecord
+      do throws(NDEFError) {
+        record = SignatureRecord(try SignatureRecordView(validating: candidate.payload.span.bytes))
+      } catch {
         checks.append(
           NDEFSignatureCheck(recordIndex: index, covered: covered, record: nil, verdict: .malformed(error)))
         continue
@@ -148,13 +149,11 @@ public enum NDEFSignatures {
   }
 
   static func check<C: TagTrustCrypto>(
-    _ record: NDEFSignatureRecord, data: [UInt8], trustAnchors: [[UInt8]], crypto: C
+    _ record: SignatureRecord, data: [UInt8], trustAnchors: [[UInt8]], crypto: C
   ) throws(TagTrustError) -> NDEFSignatureVerdict {
-    if record.signatureType == .noSignature && record.signatureURI == nil && record.signature.isEmpty {
-      return .marker
-    }
-    if record.signatureURI != nil { return .signatureByURI }
-    guard let curve = record.signatureType.curve, record.hashType == sha256HashType,
+    if record.signatureType == 0 && !record.signatureIsURI && record.signature.isEmpty { return .marker }
+    if record.signatureIsURI { return .signatureByURI }
+    guard let curve = curve(ofSignatureType: record.signatureType), record.hashType == sha256HashType,
       let pair = scalars(record.signature, size: curve.scalarSize)
     else { return .unsupportedAlgorithm }
     let (r, s) = pair

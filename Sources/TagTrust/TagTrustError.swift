@@ -23,8 +23,7 @@ public struct TagTrustError: Error, Sendable, Hashable {
   public struct Code: Sendable, Hashable, CustomStringConvertible {
     fileprivate enum Value: UInt8, Sendable, Hashable {
       case invalidHex, invalidKeyLength, invalidURL, missingParameter, duplicateParameter
-      case invalidParameterLength, cryptoFailure, invalidUIDLength, invalidSignatureRecord
-      case unsupportedSignatureVersion, invalidCertificate
+      case invalidParameterLength, cryptoFailure, invalidUIDLength, invalidCertificate
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -52,13 +51,7 @@ public struct TagTrustError: Error, Sendable, Hashable {
     /// (ISO/IEC 14443-3 §6.5.4 triple size; ISO/IEC 15693-3 §4.1 has 8).
     public static let invalidUIDLength = Code(.invalidUIDLength)
 
-    /// Signature RTD 2.0 §3.3: a Signature record whose field lengths run past its payload, or
-    /// with bytes left over after its certificate chain field.
-    public static let invalidSignatureRecord = Code(.invalidSignatureRecord)
-    /// Signature RTD 2.0 §3.3.1: a Signature record of another major version than 2.
-    public static let unsupportedSignatureVersion = Code(.unsupportedSignatureVersion)
-    /// A certificate of a Signature record's chain, or of the trust anchors, is not one the
-    /// provider can read (X.509 DER, RFC 5280 §4).
+    /// A trust anchor is not a certificate the provider can read (X.509 DER, RFC 5280 §4).
     public static let invalidCertificate = Code(.invalidCertificate)
 
     /// The code's name, e.g. `missingParameter`.
@@ -72,8 +65,6 @@ public struct TagTrustError: Error, Sendable, Hashable {
       case .invalidParameterLength: "invalidParameterLength"
       case .cryptoFailure: "cryptoFailure"
       case .invalidUIDLength: "invalidUIDLength"
-      case .invalidSignatureRecord: "invalidSignatureRecord"
-      case .unsupportedSignatureVersion: "unsupportedSignatureVersion"
       case .invalidCertificate: "invalidCertificate"
       }
     }

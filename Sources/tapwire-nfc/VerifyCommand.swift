@@ -350,10 +350,7 @@ enum VerifyCommand {
     let checks: [NDEFSignatureCheck]
     do {
       checks = try NDEFSignatures.verify(
-        records: records.map {
-          SignedNDEFRecord(
-            typeNameFormat: $0.typeNameFormat.rawValue, type: $0.type, id: $0.id, payload: $0.payload)
-        }, trustAnchors: request.trustAnchors, crypto: crypto)
+        records: records, trustAnchors: request.trustAnchors, crypto: crypto)
     } catch {
       report(format: "ndefSignatures", code: error.code.name, offset: error.offset, where: "", request.json)
       return 1
@@ -370,7 +367,7 @@ enum VerifyCommand {
       var detail: [String] = []
       if let record = check.record {
         fields += [
-          ("signatureType", .string(record.signatureType.description)),
+          ("signatureType", .string(NDEFSignatures.signatureTypeName(record.signatureType))),
           (
             "hashType",
             .string(
@@ -378,10 +375,10 @@ enum VerifyCommand {
           ),
           ("certificates", .int(record.certificates.count)),
         ]
-        detail.append("\(record.signatureType)")
+        detail.append(NDEFSignatures.signatureTypeName(record.signatureType))
         detail.append("\(record.certificates.count) certificate\(record.certificates.count == 1 ? "" : "s")")
-        if let uri = record.signatureURI {
-          fields.append(("signatureURI", .string(String(decoding: uri, as: UTF8.self))))
+        if record.signatureIsURI {
+          fields.append(("signatureURI", .string(String(decoding: record.signature, as: UTF8.self))))
         }
       }
       switch check.verdict {

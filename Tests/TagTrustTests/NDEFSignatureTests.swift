@@ -40,12 +40,8 @@ struct NDEFSignatureTests {
     }
   }
 
-  static func records(_ url: URL) throws -> [SignedNDEFRecord] {
-    let message = try NDEFMessage(parsing: [UInt8](try Data(contentsOf: url)))
-    return message.records.map {
-      SignedNDEFRecord(
-        typeNameFormat: $0.typeNameFormat.rawValue, type: $0.type, id: $0.id, payload: $0.payload)
-    }
+  static func records(_ url: URL) throws -> [NDEFRecord] {
+    try NDEFMessage(parsing: [UInt8](try Data(contentsOf: url))).records
   }
 
   @Test("every generated message gets the verdicts it was made for")
@@ -90,39 +86,36 @@ struct NDEFSignatureTests {
   func badAnchor() throws {
     let payload: [UInt8] =
       [0x20, 0x0B, 0x02, 0x00, 0x40] + [UInt8](repeating: 0x11, count: 64) + [0x01, 0x00, 0x01, 0x5A]
-    let records = [SignedNDEFRecord(typeNameFormat: 1, type: Array("Sig".utf8), payload: payload)]
+    let records = [NDEFRecord(typeNameFormat: .wellKnown, type: Array("Sig".utf8), payload: payload)]
     #expect(throws: TagTrustError(.invalidCertificate)) {
       try NDEFSignatures.verify(
         records: records, trustAnchors: [[0x30, 0x03, 0x02, 0x01, 0x01]], crypto: crypto)
     }
   }
 
-  @Test(
-    "Signature record payloads that cannot be read are typed errors at the bad byte",
-    arguments: [
-      ([UInt8](), TagTrustError(.invalidSignatureRecord, offset: 100)),
-      ([0x10, 0x0B, 0x02, 0x00, 0x00, 0x00], TagTrustError(.unsupportedSignatureVersion, offset: 100)),
-      ([0x20, 0x0B, 0x02, 0x00, 0x05, 0x01], TagTrustError(.invalidSignatureRecord, offset: 103)),
-      (
-        [0x20, 0x0B, 0x02, 0x00, 0x01, 0x01, 0x02, 0x00, 0x01, 0xAA],
-        TagTrustError(.invalidSignatureRecord, offset: 110)
-      ),
-      ([0x20, 0x0B, 0x02, 0x00, 0x00, 0x00, 0xFF], TagTrustError(.invalidSignatureRecord, offset: 106)),
-    ])
-  func malformedRecord(payload: [UInt8], error: TagTrustError) {
-    #expect(throws: error) { try NDEFSignatureRecord(parsing: payload, base: 100) }
+  @Test("a Signature record NDEF cannot read is malformed, with NDEF's error")
+  func malformedRecord() throws {
+    let payload: [UInt8] = [0x20, 0x0B, 0x02, 0x00, 0x05, 0x01]
+    let records = [
+      NDEFRecord(typeNameFormat: .wellKnown, type: Array("U".utf8), payload: [0x04, 0x61]),
+      NDEFRecord(typeNameFormat: .wellKnown, type: Array("Sig".utf8), payload: payload),
+    ]
+    let checks = try NDEFSignatures.verify(records: records, trustAnchors: [], crypto: crypto)
+    #expect(checks.count == 1 && checks[0].covered == 0..<1 && checks[0].record == nil)
+    guard case .malformed(let error) = checks[0].verdict else {
+      Issue.record("\(checks[0].verdict)")
+      return
+    }
+    #expect(error.code == .signatureTruncated)
   }
 
-  @Test("a Signature record's fields")
-  func recordFields() throws {
-    let payload: [UInt8] =
-      [0x20, 0x8B, 0x02, 0x00, 0x03] + Array("u:s".utf8) + [0x82, 0x00, 0x01, 0xC1, 0x00, 0x02, 0xC2, 0xC3]
-      + [0x00, 0x03] + Array("u:c".utf8)
-    let record = try NDEFSignatureRecord(parsing: payload)
-    #expect(record.signatureType == .ecdsaP256 && record.hashType == 0x02)
-    #expect(record.signatureURI == Array("u:s".utf8) && record.signature.isEmpty)
-    #expect(record.certificateFormat == 0 && record.certificates == [[0xC1], [0xC2, 0xC3]])
-    #expect(record.certificateURI == Array("u:c".utf8))
+  @Test("signature type names and curves (Signature RTD 2.0 §3.3.2.1)")
+  func signatureTypes() {
+    #expect(NDEFSignatures.signatureTypeName(0x0B) == "ECDSA-P256")
+    #expect(NDEFSignatures.signatureTypeName(0x00) == "none")
+    #expect(NDEFSignatures.signatureTypeName(0x7F) == "type 7F")
+    #expect(NDEFSignatures.curve(ofSignatureType: 0x04) == .prime192v1)
+    #expect(NDEFSignatures.curve(ofSignatureType: 0x09) == nil)
   }
 
   @Test("DER and r‖s ECDSA values give the same scalars; others none")

@@ -7,9 +7,9 @@ import NFCWire
 import SecureChannel
 import TagTrust
 
-/// `tapwire verify signature|sun` (run by `tapwire verify`, whose help is VerifyForwarding's):
-/// originality signatures and NTAG 424 DNA SUN URLs checked with libcrypto, which `tapwire`
-/// itself does not link. Each subcommand's arguments become one request value in one
+/// `tapwire verify signature|sun|ndef` (run by `tapwire verify`, whose help is
+/// VerifyForwarding's): originality signatures, NTAG 424 DNA SUN URLs and NDEF Signature
+/// records checked with libcrypto, which `tapwire` itself does not link. Each subcommand's arguments become one request value in one
 /// function, so the option table can take them over.
 enum VerifyCommand {
   /// `verify signature UID SIGNATURE [--family NAME] [--json]`.
@@ -20,7 +20,9 @@ enum VerifyCommand {
     var json: Bool
   }
 
-  /// `verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]`.
+  /// `verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--mac-input FROM]
+  /// [--picc-param NAME] [--enc-param NAME] [--mac-param NAME] [--uid-param NAME]
+  /// [--ctr-param NAME] [--json]`.
   struct SUNRequest {
     var url: String
     var keys: SUNKeys

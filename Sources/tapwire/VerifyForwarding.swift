@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/// `tapwire verify`: its help here, the work in `tapwire-nfc verify` (the checks need
-/// libcrypto, and `tapwire` itself links no system library).
+/// `tapwire verify signature|sun|ndef`: its help here, the work in `tapwire-nfc verify` (the
+/// checks need libcrypto, and `tapwire` itself links no system library).
 enum VerifyForwarding {
   static let usage = """
     usage: tapwire verify signature UID SIGNATURE [--family NAME] [--json]

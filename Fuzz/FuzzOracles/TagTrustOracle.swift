@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import NDEF
 import TagTrust
 
 /// A stand-in crypto provider for fuzzing tag-trust checks, and NOT cryptography: AES XORs
@@ -47,23 +48,29 @@ struct FuzzTrustCrypto: TagTrustCrypto {
 
 /// SUN URLs and originality signatures (module TagTrust).
 ///
-/// Input: byte 0 even: the rest is a URL (UTF-8) read as a SUN message and checked with a
-/// zero key under three MAC inputs; byte 0 odd: byte 1 (mod 11) is a UID length, then the UID,
-/// then the signature, checked against the key table with and without a family.
+/// Input: byte 0 odd: byte 1 (mod 11) is a UID length, then the UID, then the signature,
+/// checked against the key table with and without a family; byte 0 with low bits `10`: the
+/// rest is an NDEF message whose Signature records are checked (Signature RTD 2.0); other even
+/// values: the rest is a URL (UTF-8) read as a SUN message and checked with a zero key under
+/// three MAC inputs.
 ///
 /// Checks: a URL either parses or fails with a `TagTrustError` whose offset lies within the
 /// URL; a parsed message has an 8-byte MAC, value offsets inside the URL and a MAC input that
 /// ends at the MAC; a valid verdict gives a 7-byte UID (if any) and a 24-bit counter, and file
 /// data exactly as long as the encrypted file data; a signature is genuine only when the
-/// provider verified it, and an all-zero signature is never genuine.
+/// provider verified it, and an all-zero signature is never genuine; each Signature record gets
+/// one check, covering the records after the previous one up to itself, and is verified only
+/// when the stand-in trusted its chain.
 public enum TagTrustOracle {
   /// Checks one input.
   public static func check(_ bytes: [UInt8]) throws(OracleFailure) {
     guard let selector = bytes.first else { return }
-    if selector & 1 == 0 {
-      try checkURL(Array(bytes.dropFirst()))
-    } else {
+    if selector & 1 == 1 {
       try checkSignature(Array(bytes.dropFirst()))
+    } else if selector & 3 == 2 {
+      try checkSignedMessage(Array(bytes.dropFirst()))
+    } else {
+      try checkURL(Array(bytes.dropFirst()))
     }
   }
 
@@ -96,6 +103,31 @@ public enum TagTrustOracle {
       try require(data.counter.map { $0 < 1 << 24 } ?? true, "a counter above 24 bits")
       try require(
         data.fileData?.count == message.encryptedFileData?.count, "file data of another length than enc")
+    }
+  }
+
+  static func checkSignedMessage(_ bytes: [UInt8]) throws(OracleFailure) {
+    guard let message = try? NDEFMessage(parsing: bytes) else { return }
+    let checks: [NDEFSignatureCheck]
+    do {
+      checks = try NDEFSignatures.verify(
+        records: message.records, trustAnchors: [[0x30]], crypto: FuzzTrustCrypto())
+    } catch {
+      throw OracleFailure("verify threw \(error.code) under a provider that never throws here")
+    }
+    let signatures = message.records.indices.filter { NDEFSignatures.isSignature(message.records[$0]) }
+    try require(checks.map(\.recordIndex) == signatures, "a check per Signature record, in order")
+    var start = 0
+    for check in checks {
+      try require(
+        check.covered == start..<check.recordIndex, "covered \(check.covered), expected from \(start)")
+      start = check.recordIndex + 1
+      if check.verdict.isVerified {
+        try require(check.record?.certificates.first?.first == 0x5A, "verified without a trusted chain")
+      }
+      if case .malformed = check.verdict {
+        try require(check.record == nil, "a malformed record with fields")
+      }
     }
   }
 

@@ -13,7 +13,8 @@ extension OriginalityKey {
   public static let all: [OriginalityKey] = [
     // secp128r1, NXP ISO/IEC 14443.
     OriginalityKey(
-      family: "NTAG21x", chips: "NTAG 210, 212, 213, 215, 216", curve: .secp128r1,
+      family: "NTAG21x", alsoFamilies: ["NTAG210", "NTAG212", "NTAG213", "NTAG215", "NTAG216"],
+      chips: "NTAG 210, 212, 213, 215, 216", curve: .secp128r1,
       publicKey: HexDigits.literal("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"),
       source: "NXP AN11350 (NTAG 21x originality signature validation)", rule: .nxp),
     OriginalityKey(

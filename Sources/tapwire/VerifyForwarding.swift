@@ -61,7 +61,7 @@ enum VerifyForwarding {
   /// The family names `--family` takes (TagTrust's key table, copied here because `tapwire`
   /// does not link the checks; a test compares the two).
   static let familyList = """
-    NTAG21x, UltralightEV1, NXPTagInfo, MIFAREClassicEV1, MIFAREClassicQL88,
+    NTAG21x (or NTAG210, NTAG212, NTAG213, NTAG215, NTAG216), UltralightEV1, NXPTagInfo, MIFAREClassicEV1, MIFAREClassicQL88,
                  UltralightAES, UltralightAESAlt, NTAG22xDNA, NTAG424DNA, DESFireEV2, DESFireLight,
                  DESFireEV1, NTAG413DNA, DESFireEV2XL, DESFireEV3, MIFAREPlusEV1, MIFAREPlusEV2,
                  MIFAREPlusTroika, NTAG5, ICODE, ICODESLIX2, ICODEDNA, ICODE3, ST25TA, ST25TN,

@@ -32,6 +32,7 @@ let package = Package(
     .library(name: "BlueZ", targets: ["BlueZ"]),
     .library(name: "SecureChannel", targets: ["SecureChannel"]),
     .library(name: "GlobalPlatformCryptoOpenSSL", targets: ["GlobalPlatformCryptoOpenSSL"]),
+    .library(name: "TagTrust", targets: ["TagTrust"]),
     .library(name: "JavaCardCAP", targets: ["JavaCardCAP"]),
     .library(name: "ZlibInflate", targets: ["ZlibInflate"]),
     .executable(name: "tapwire", targets: ["tapwire"]),
@@ -121,9 +122,12 @@ let package = Package(
     // OpenSSL 3 libcrypto (Debian libssl-dev). No pkg-config query: its module map links
     // libcrypto and its shim names the package when the header is missing.
     .systemLibrary(name: "CLibCrypto"),
-    // The only module that calls libcrypto: the SecureChannelCrypto provider.
+    // Originality signatures, NTAG 424 DNA SUN (AES and LRP) and NDEF Signature record checks
+    // (sans-IO, Embedded-clean); the crypto provider is injected (the TagTrustCrypto protocol).
+    .target(name: "TagTrust", dependencies: ["NDEF"], swiftSettings: swiftSettings),
+    // The only module that calls libcrypto: the SecureChannelCrypto and TagTrustCrypto providers.
     .target(
-      name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto"],
+      name: "GlobalPlatformCryptoOpenSSL", dependencies: ["SecureChannel", "CLibCrypto", "TagTrust"],
       swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // Java Card CAP files (ZIP reader, components, the GlobalPlatform load file data block);
     // standard library only, inflate injected (sans-IO, Embedded-clean).
@@ -163,7 +167,7 @@ let package = Package(
         "MifareClassicNDEF", "Type2NDEF",
         "NFCTags", "PCSCControl", "RemoteManagement", "RemoteManagementHTTP", "BlueZ", "BLEAdvertising",
         "ReaderConnection", "JSONOutput", "SignalPipe", "JavaCardCAP", "ZlibInflate", "SecureChannel",
-        "GlobalPlatformCryptoOpenSSL", "CommandLineOptions",
+        "GlobalPlatformCryptoOpenSSL", "CommandLineOptions", "TagTrust",
       ],
       swiftSettings: swiftSettings),
 
@@ -178,7 +182,7 @@ let package = Package(
       name: "FuzzOracles",
       dependencies: [
         "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
-        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate",
+        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate", "TagTrust",
       ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
@@ -246,13 +250,19 @@ let package = Package(
     .executableTarget(
       name: "FuzzCAPFile", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCAPFile",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzTrust", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTrust",
+      swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.
     .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
     // The limit reference: a plain C walk over NDEF headers.
     .target(name: "CNDEFLimit", path: "Benchmarks/CNDEFLimit"),
     .executableTarget(
       name: "TapwireBenchmarks",
-      dependencies: ["NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit"],
+      dependencies: [
+        "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "CMallocCounter", "CNDEFLimit", "TagTrust",
+        "GlobalPlatformCryptoOpenSSL",
+      ],
       path: "Benchmarks/TapwireBenchmarks", swiftSettings: swiftSettings),
     // RF round trips per tag type beside the minimum the tag's commands allow.
     .executableTarget(
@@ -319,6 +329,9 @@ let package = Package(
     .testTarget(
       name: "JavaCardCAPTests", dependencies: ["JavaCardCAP", "ZlibInflate", "ISO7816"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "TagTrustTests", dependencies: ["TagTrust", "GlobalPlatformCryptoOpenSSL", "NDEF"],
+      exclude: ["sun_urls.py", "ndef_signatures.py"], swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(
       name: "TapwireCLITests",

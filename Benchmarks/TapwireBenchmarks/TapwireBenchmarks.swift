@@ -48,7 +48,7 @@ struct TapwireBenchmarks {
     }
     let all =
       NDEFBenchmarks.all() + TypedRecordBenchmarks.all() + ISO7816Benchmarks.all() + BLEBenchmarks.all()
-      + TagBenchmarks.all()
+      + TagBenchmarks.all() + TrustBenchmarks.all()
     // `--filter a,b` keeps the benchmarks whose names contain any of the parts.
     let parts = filter?.split(separator: ",").map(String.init)
     let benchmarks = all.filter { benchmark in parts?.contains { benchmark.name.contains($0) } ?? true }

@@ -134,7 +134,8 @@ public enum CommandTable {
           .value(
             "--tag",
             .choice([
-              "ntag213", "ntag215", "ntag216", "ultralight", "type4", "topaz96", "jewel", "topaz512",
+              "ntag213", "ntag215", "ntag216", "ntag215-genuine", "ultralight", "type4", "topaz96", "jewel",
+              "topaz512",
               "felica",
               "mifare-mini", "mifare-1k", "mifare-4k",
             ]), "TAG", "the simulated tag", default: "ntag215"),
@@ -173,7 +174,7 @@ public enum CommandTable {
           device, timeout, keys, mifareKey, .flag("--confirm-permanent", "confirm: it cannot be undone"),
         ],
         usesReaderBackEnd: true),
-    ] + ntagCommands + readerCommands + gpCommands + [
+    ] + ntagCommands + readerCommands + gpCommands + verifyCommands + [
       CommandSpec(
         ["help"], usage: ["tapwire help [COMMAND]"], summary: "show this text, or a command's help",
         options: [],
@@ -370,6 +371,58 @@ public enum CommandTable {
         .value("--new-key-dek", .hexOneOf([16, 24, 32]), "HEX", "the new DEK key", secret: true),
         .value("--new-kvn", .count(1...127, hex: true), "N", "the new key version", default: "the same"),
       ], usesReaderBackEnd: true),
+  ]
+
+  /// The originality-signature families `verify signature --family` takes (TagTrust's key
+  /// table; `tapwire` does not link TagTrust, so TagTrustTests compares the two lists).
+  public static let signatureFamilies = [
+    "NTAG21x", "UltralightEV1", "NXPTagInfo", "MIFAREClassicEV1", "MIFAREClassicQL88", "UltralightAES",
+    "UltralightAESAlt", "NTAG22xDNA", "NTAG424DNA", "DESFireEV2", "DESFireLight", "DESFireEV1", "NTAG413DNA",
+    "DESFireEV2XL", "DESFireEV3", "MIFAREPlusEV1", "MIFAREPlusEV2", "MIFAREPlusTroika", "NTAG5", "ICODE",
+    "ICODESLIX2", "ICODEDNA", "ICODE3", "ST25TA", "ST25TN", "ST25TV", "VivoKeySpark1",
+  ]
+
+  static let sunParameter = OptionKind.text(maximumBytes: 64)
+  static let verifyCommands: [CommandSpec] = [
+    CommandSpec(
+      ["verify", "signature"], usage: ["tapwire verify signature UID SIGNATURE [--family NAME] [--json]"],
+      summary: "check a tag's originality signature against the makers' keys",
+      options: [
+        .value("--family", .choice(signatureFamilies), "NAME", "check only this family's keys"), json,
+      ],
+      operands: 2...2, sampleOperands: ["04E10CDA993C80", "00"], usesReaderBackEnd: true),
+    CommandSpec(
+      ["verify", "sun"],
+      usage: [
+        "tapwire verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--mac-input FROM]",
+        "                   [--picc-param NAME] [--enc-param NAME] [--mac-param NAME] [--uid-param NAME]",
+        "                   [--ctr-param NAME] [--json]",
+      ],
+      summary: "check an NTAG 424 DNA SUN URL (AES or LRP mode)",
+      options: [
+        .value("--key", .hexBytes(16...16), "HEX", "the AES-128 key for both SDM roles", secret: true),
+        .value(
+          "--meta-key", .hexBytes(16...16), "HEX", "the SDMMetaReadKey (decrypts the PICC data)", secret: true
+        ),
+        .value(
+          "--file-key", .hexBytes(16...16), "HEX", "the SDMFileReadKey (SDMMAC, file data)", secret: true),
+        .value(
+          "--mac-input", .text(maximumBytes: 32), "FROM",
+          "where the SDMMAC input starts: auto, none, picc, enc, uid, ctr or a byte offset", default: "auto"),
+        .value(
+          "--picc-param", sunParameter, "NAME", "the PICC data's query parameter", default: "picc_data or e"),
+        .value("--enc-param", sunParameter, "NAME", "the encrypted file data's parameter", default: "enc"),
+        .value("--mac-param", sunParameter, "NAME", "the SDMMAC's parameter", default: "cmac or c"),
+        .value("--uid-param", sunParameter, "NAME", "the plain UID mirror's parameter", default: "uid"),
+        .value("--ctr-param", sunParameter, "NAME", "the plain counter mirror's parameter", default: "ctr"),
+        json,
+      ], operands: 1...1, sampleOperands: ["https://example.com/?e=00&c=00"], usesReaderBackEnd: true),
+    CommandSpec(
+      ["verify", "ndef"], usage: ["tapwire verify ndef FILE --trust CERT.pem [--trust CERT.pem...] [--json]"],
+      summary: "check the Signature records (RTD 2.0) of an NDEF message",
+      options: [
+        .value("--trust", .inputFile, "CERT.pem", "a trust anchor (PEM)", repeatable: true), json,
+      ], operands: 1...1, sampleOperands: ["sample.cap"], usesReaderBackEnd: true),
   ]
 
   /// The command groups: a first word whose second word picks the command.

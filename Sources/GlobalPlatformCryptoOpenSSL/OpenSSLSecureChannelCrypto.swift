@@ -26,6 +26,8 @@ import SecureChannel
   /// How single DES is done by this provider.
   public let singleDES: SingleDES
   private let context: OpaquePointer
+  /// The OpenSSL library context, for the other providers of this module.
+  var libraryContext: OpaquePointer { unsafe context }
 
   /// The process's two OpenSSL library contexts (default provider; default and legacy),
   /// each made on first use and never freed: freeing a context with loaded providers while

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import GlobalPlatformCryptoOpenSSL
 import NFCReader
 import NFCReaderLibNFC
 import NFCReaderPCSC
 import NFCTags
 import NFCWire
+import TagTrust
 import Type2NDEF
 
 #if canImport(Glibc)
@@ -144,6 +146,22 @@ enum NtagCommands {
     }
   }
 
+  /// The originality signature's verdict (TagTrust, the makers' keys) for the UID in `header`
+  /// (pages 0 and 1: UID0-2, BCC0, UID3-6; NTAG21x §8.5.1), in words.
+  static func signatureVerdict(_ signature: [UInt8], header: [UInt8]?) -> String {
+    guard let header, header.count >= 8 else { return "not verified: the UID pages did not read" }
+    let uid = Array(header[0..<3] + header[4..<8])
+    guard let crypto = try? OpenSSLTagTrustCrypto(),
+      let verdict = try? OriginalitySignature.verify(uid: uid, signature: signature, crypto: crypto)
+    else { return "not verified: OpenSSL failed" }
+    switch verdict {
+    case .genuine(let family, let key): return "genuine: \(family) key, \(key.source)"
+    case .notGenuine: return "NOT GENUINE: no maker key verifies it for UID \(Hex.string(uid))"
+    case .noSignature: return "no signature: all zero"
+    case .unknownFamily: return "not verified: no maker key for a \(signature.count)-byte signature"
+    }
+  }
+
   /// The `info` lines: chip, GET_VERSION, signature, counter and protection state.
   static func info<Transport: Type2PageTransport>(_ ntag: Ntag<Transport>) async throws(Type2NDEFError)
     -> [String]
@@ -154,7 +172,11 @@ enum NtagCommands {
     var lines = [
       "chip: \(version.chip?.name ?? "unknown")", "version: \(Hex.string(version.encodedBytes()))",
     ]
-    do { lines.append("signature: \(Hex.string(try await ntag.signature()))") } catch {
+    do {
+      let signature = try await ntag.signature()
+      let uid = try? await ntag.transport.readPages(0..<2)
+      lines.append("signature: \(Hex.string(signature)) (\(signatureVerdict(signature, header: uid)))")
+    } catch {
       lines.append("signature: refused (\(error))")
     }
     do { lines.append("counter: \(try await ntag.counter())") } catch {

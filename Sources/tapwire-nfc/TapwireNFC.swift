@@ -18,7 +18,7 @@ nonisolated(unsafe) var heldLock: DeviceLock?
 @main
 struct TapwireNFC {
   static let usage = """
-    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
+    usage: tapwire-nfc simulate [--tag ntag213|ntag215|ntag216|ntag215-genuine|ultralight|type4|topaz96|topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
            tapwire-nfc dump [--device CONNSTRING] [--timeout SECONDS] [--dump] [--lenient] [--keys FILE] [--key A|B:HEX]...
            tapwire-nfc write [--device CONNSTRING] [--timeout SECONDS] [--keys FILE] [--key A|B:HEX]... --message HEX
            tapwire-nfc format [--device CONNSTRING] [--timeout SECONDS] [--key-b HEX] [--keys FILE] [--key A|B:HEX]...
@@ -31,6 +31,9 @@ struct TapwireNFC {
            tapwire-nfc discover --bluez|--btsnoop FILE [--scan|--proximity|--serial S] [--json]
            tapwire-nfc connect --bluez --serial S [--json]
            tapwire-nfc cap info [--json] [--block-size N] FILE.cap
+           tapwire-nfc verify signature UID SIGNATURE [--family NAME] [--json]
+           tapwire-nfc verify sun URL (--key HEX | --meta-key HEX --file-key HEX) [--json]
+           tapwire-nfc verify ndef FILE --trust CERT.pem [--json]
            tapwire-nfc gp info|list|delete|lock|unlock|put-key --pcsc READER (--key HEX|test | --key-enc/--key-mac/--key-dek HEX) [...]
 
       simulate  run a PN532 reader on a pseudo-terminal serving a Type 2 tag, a Type 1 tag
@@ -52,7 +55,7 @@ struct TapwireNFC {
                 send each command APDU and print its response
       admin     run a GlobalPlatform Amendment B remote management session (or a local
                 script) as a required update, one progress line per round trip and command
-      pcsc, discover, connect, gp  as `tapwire pcsc|discover|connect|gp` (see `tapwire COMMAND --help`)
+      pcsc, discover, connect, gp, verify  as `tapwire pcsc|discover|connect|gp|verify` (see `tapwire COMMAND --help`)
 
     `tapwire` runs these for its reader commands and checks their options first; its help
     (`tapwire COMMAND --help`) is the reference. Exit status: 0 done, 1 failed (the typed
@@ -72,6 +75,7 @@ struct TapwireNFC {
   static var helpTopic: String? {
     let commands = [
       "simulate", "write", "apdu", "admin", "pcsc", "discover", "connect", "format", "lock", "cap", "gp",
+      "verify",
     ]
     let command = CommandLine.arguments.dropFirst().first ?? ""
     if command == "dump" { return "read" }
@@ -108,6 +112,7 @@ struct TapwireNFC {
     case "discover": await DiscoverCommand.discover(arguments)
     case "connect": await DiscoverCommand.connect(arguments)
     case "cap": SignalStop.exit(CAPInfoCommand.run(arguments))
+    case "verify": SignalStop.exit(VerifyCommand.run(arguments))
     case "gp": await GlobalPlatformCommand.run(arguments)
     case "-h", "--help", "help": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
@@ -219,7 +224,8 @@ struct TapwireNFC {
     let classic: [String: MifareClassicProduct] = [
       "mifare-mini": .mini, "mifare-1k": .classic1K, "mifare-4k": .classic4K,
     ]
-    let others = ["type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
+    let others =
+      ["ntag215-genuine", "type4", "topaz96", "jewel", "topaz512", "felica"] + classic.keys.sorted()
     let name = option("--tag") ?? "ntag215"
     let image: [UInt8]?
     if let path = option("--image") {
@@ -237,6 +243,20 @@ struct TapwireNFC {
         tag = .type4(try SimulatedType4Tag(uid: [0x08, 0x54, 0x57, 0x04], applet: .fileSystem(system)))
       case "topaz96", "jewel", "topaz512":
         tag = .jewel(try type1Tag(name, image: image))
+      case "ntag215-genuine":
+        // proxmark3's published NTAG21x pair (tools/recover_pk.py): a UID with the originality
+        // signature NXP made for it, so `ntag info` and `verify signature` find it genuine.
+        var type2 =
+          if let image {
+            try SimulatedType2Tag(product: .ntag215, memory: image)
+          } else {
+            try SimulatedType2Tag(product: .ntag215, uid: [0x04, 0xE1, 0x0C, 0xDA, 0x99, 0x3C, 0x80])
+          }
+        type2.signature = [
+          0x8B, 0x76, 0x05, 0x2E, 0xE4, 0x2F, 0x55, 0x67, 0xBE, 0xB5, 0x32, 0x38, 0xB3, 0xE3, 0xF9, 0x95,
+          0x07, 0x07, 0xC0, 0xDC, 0xC9, 0x56, 0xB5, 0xC5, 0xEF, 0xCF, 0xDB, 0x70, 0x9B, 0x2D, 0x82, 0xB3,
+        ]
+        tag = .type2(type2)
       case "felica":
         let idm: [UInt8] = [0x01, 0x2E, 0x54, 0x57, 0x00, 0x00, 0x00, 0x03]
         if let image {

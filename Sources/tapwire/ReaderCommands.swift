@@ -11,8 +11,8 @@ enum ReaderCommands {
     usage: tapwire read [--device CONNSTRING | --pcsc READER [--reader-profile ID]] [--timeout SECONDS]
                         [--json] [--dump] [--lenient] [--wait-message TEXT] [--work-message TEXT]
                         [--keys FILE] [--key A|B:HEX]...
-           tapwire simulate [--tag ntag213|ntag215|ntag216|ultralight|type4|topaz96|topaz512|felica|
-                                   mifare-mini|mifare-1k|mifare-4k] [--image FILE]
+           tapwire simulate [--tag ntag213|ntag215|ntag216|ntag215-genuine|ultralight|type4|topaz96|
+                                   topaz512|felica|mifare-mini|mifare-1k|mifare-4k] [--image FILE]
 
       read      wait for a tag on a libnfc reader (the first one, or CONNSTRING such as
                 pn532_uart:/dev/ttyUSB0): a Type 1, 2 or 3 tag's memory decoded like
@@ -203,8 +203,9 @@ enum ReaderCommands {
       PC/SC reader (pcscd): pages through READ/UPDATE BINARY, the tag's own commands
       through the reader's direct transmit (ACS) or transparent session (FF C2); a reader
       with neither (or one that answers 6A81) gives an error that says so.
-      info       the exact chip from GET_VERSION, the originality signature (READ_SIG, not
-                 verified), the NFC counter (READ_CNT) and the password protection state
+      info       the exact chip from GET_VERSION, the originality signature (READ_SIG) and
+                 its verdict against the makers' keys (as `tapwire verify signature`), the NFC
+                 counter (READ_CNT) and the password protection state
       auth       PWD_AUTH; with --pack, the tag's answer must be that PACK
       protect    writes PWD, PACK, then CFG1 (PROT, AUTHLIM) and CFG0 (AUTH0) last, so a write
                  cut short leaves the tag unprotected: pages from --from (default 4) need the

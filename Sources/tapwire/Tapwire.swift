@@ -146,7 +146,7 @@ struct Tapwire {
     "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
-    "ntag": ReaderCommands.ntagUsage,
+    "ntag": ReaderCommands.ntagUsage, "verify": VerifyForwarding.usage,
   ]
 
   /// The `usage:` lines of `text` (up to its first blank line).

@@ -25,6 +25,7 @@ struct CorpusReplayTests {
     "connection": ReaderConnectionOracle.check,
     "securechannel": SecureChannelOracle.check,
     "cap": CAPFileOracle.check,
+    "trust": TagTrustOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -30,6 +30,7 @@ let package = Package(
         .product(name: "BlueZ", package: "Tapwire"),
         .product(name: "SecureChannel", package: "Tapwire"),
         .product(name: "GlobalPlatformCryptoOpenSSL", package: "Tapwire"),
+        .product(name: "TagTrust", package: "Tapwire"),
       ],
       // Only what a dependent would set: Swift 6 mode, no experimental features.
       swiftSettings: [.swiftLanguageMode(.v6)])

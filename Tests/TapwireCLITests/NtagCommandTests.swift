@@ -27,6 +27,8 @@ struct NtagCommandTests {
     #expect(info.stdout.contains("chip: NTAG213"))
     #expect(info.stdout.contains("version: 0004040201000f03"))
     #expect(info.stdout.contains("signature: a0a1a2a3"))
+    // The simulator's signature is made up: no maker key verifies it.
+    #expect(info.stdout.contains("(NOT GENUINE: no maker key verifies it for UID "))
     #expect(info.stdout.contains("counter: 0"))
     #expect(info.stdout.contains("protection: none (AUTH0 ff)"))
 
@@ -65,6 +67,21 @@ struct NtagCommandTests {
       #expect(!Self.everything(result).contains(Self.password))
       #expect(!Self.everything(result).contains(Self.wrong))
     }
+  }
+
+  @Test("a simulated tag with a published UID and signature pair is genuine")
+  func genuineSignature() throws {
+    let (simulator, input, connstring) = try ReadCommandTests.startSimulator(
+      image: nil, tag: "ntag215-genuine")
+    defer {
+      try? input.fileHandleForWriting.close()
+      simulator.waitUntilExit()
+    }
+    let info = try CLI.run(["ntag", "info", "--device", connstring, "--timeout", "10"])
+    #expect(info.status == 0, "\(info.stderr)")
+    #expect(info.stdout.contains("UID 04e10cda993c80"))
+    #expect(info.stdout.contains("signature: 8b76052e"))
+    #expect(info.stdout.contains("(genuine: NTAG21x key, NXP AN11350"))
   }
 
   @Test func badUsageAndBadPasswordsAreNamedWithoutTheirBytes() throws {

@@ -24,6 +24,7 @@ checkReaderConnection()
 await checkReaderConnectionAdapter()
 await checkBlueZ()
 await checkSecureChannel()
+checkTagTrust()
 if CommandLine.arguments.contains("--pcsc-reader") {
   await group("NFCReaderPCSC: the examples against the first reader") {
     try await firstLookAtACard()

@@ -330,7 +330,8 @@ let package = Package(
       name: "JavaCardCAPTests", dependencies: ["JavaCardCAP", "ZlibInflate", "ISO7816"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "TagTrustTests", dependencies: ["TagTrust", "GlobalPlatformCryptoOpenSSL", "NDEF"],
+      name: "TagTrustTests",
+      dependencies: ["TagTrust", "GlobalPlatformCryptoOpenSSL", "NDEF", "CommandLineOptions"],
       exclude: ["sun_urls.py", "ndef_signatures.py"], swiftSettings: swiftSettings),
     .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: swiftSettings),
     .testTarget(

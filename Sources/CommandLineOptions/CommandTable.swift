@@ -376,7 +376,8 @@ public enum CommandTable {
   /// The originality-signature families `verify signature --family` takes (TagTrust's key
   /// table; `tapwire` does not link TagTrust, so TagTrustTests compares the two lists).
   public static let signatureFamilies = [
-    "NTAG21x", "UltralightEV1", "NXPTagInfo", "MIFAREClassicEV1", "MIFAREClassicQL88", "UltralightAES",
+    "NTAG21x", "NTAG210", "NTAG212", "NTAG213", "NTAG215", "NTAG216", "UltralightEV1", "NXPTagInfo",
+    "MIFAREClassicEV1", "MIFAREClassicQL88", "UltralightAES",
     "UltralightAESAlt", "NTAG22xDNA", "NTAG424DNA", "DESFireEV2", "DESFireLight", "DESFireEV1", "NTAG413DNA",
     "DESFireEV2XL", "DESFireEV3", "MIFAREPlusEV1", "MIFAREPlusEV2", "MIFAREPlusTroika", "NTAG5", "ICODE",
     "ICODESLIX2", "ICODEDNA", "ICODE3", "ST25TA", "ST25TN", "ST25TV", "VivoKeySpark1",
@@ -388,7 +389,8 @@ public enum CommandTable {
       ["verify", "signature"], usage: ["tapwire verify signature UID SIGNATURE [--family NAME] [--json]"],
       summary: "check a tag's originality signature against the makers' keys",
       options: [
-        .value("--family", .choice(signatureFamilies), "NAME", "check only this family's keys"), json,
+        .value("--family", .choiceIgnoringCase(signatureFamilies), "NAME", "check only this family's keys"),
+        json,
       ],
       operands: 2...2, sampleOperands: ["04E10CDA993C80", "00"], usesReaderBackEnd: true),
     CommandSpec(

@@ -31,6 +31,8 @@ public enum OptionKind: Sendable, Equatable {
   case fileOrHex(maximumBytes: Int)
   /// One of these words.
   case choice([String])
+  /// One of these words, ASCII case ignored (`st25tv` for `ST25TV`).
+  case choiceIgnoringCase([String])
   /// Text of 1 to `maximumBytes` UTF-8 bytes, without control characters.
   case text(maximumBytes: Int)
   /// An environment variable name (`[A-Za-z_][A-Za-z0-9_]*`).
@@ -57,6 +59,7 @@ public enum OptionKind: Sendable, Equatable {
     case .outputFile: return "a file to write"
     case .fileOrHex(let maximum): return "a readable file, or hex (at most \(maximum) bytes)"
     case .choice(let words): return "one of " + words.joined(separator: ", ")
+    case .choiceIgnoringCase(let words): return "one of " + words.joined(separator: ", ") + " (any case)"
     case .text(let maximum): return "text (at most \(maximum) bytes)"
     case .environmentName: return "an environment variable name"
     }
@@ -76,7 +79,7 @@ public enum OptionKind: Sendable, Equatable {
     case .inputFile: return file
     case .outputFile: return "tapwire-sample.out"
     case .fileOrHex: return "D00000"
-    case .choice(let words): return words.first ?? ""
+    case .choice(let words), .choiceIgnoringCase(let words): return words.first ?? ""
     case .text: return "x"
     case .environmentName: return "TAPWIRE_SAMPLE"
     }
@@ -155,6 +158,9 @@ public enum OptionKind: Sendable, Equatable {
         return "unknown value \(Self.shown(value)) (\(words.joined(separator: ", ")))\(hint)"
       }
       return nil
+    case .choiceIgnoringCase(let words):
+      let lowered = words.map { $0.lowercased() }
+      return lowered.contains(value.lowercased()) ? nil : OptionKind.choice(words).problem(with: value)
     case .text(let maximum):
       guard !value.isEmpty else { return "needs text" }
       guard value.utf8.count <= maximum else { return "at most \(maximum) bytes, got \(value.utf8.count)" }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CommandLineOptions
 import Testing
 
 @testable import TagTrust
@@ -324,6 +325,12 @@ struct OriginalitySignatureTests {
     if !["NXPTagInfo", "MIFAREPlusEV2"].contains(key.family) {
       #expect(publishedPairs.contains { $0.family == key.family }, "no published pair for \(key.family)")
     }
+  }
+
+  /// `tapwire` does not link TagTrust, so its option table keeps the names itself.
+  @Test("the option table's --family choices are the key table's family names")
+  func optionTableFamilies() {
+    #expect(CommandTable.signatureFamilies == OriginalityKey.familyNames)
   }
 
   @Test("family names are unique per key and listed once")

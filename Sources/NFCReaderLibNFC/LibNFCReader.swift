@@ -1,5 +1,5 @@
-import CLibNFC
 // SPDX-License-Identifier: Apache-2.0
+import CLibNFC
 import MonotonicTime
 import NFCReader
 import Synchronization

@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPCSCLite
 import Dispatch
-// SPDX-License-Identifier: Apache-2.0
 import MonotonicTime
 import NFCReader
 

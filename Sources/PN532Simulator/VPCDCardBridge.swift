@@ -1,7 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 import MonotonicTime
 import Synchronization
 
-// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
   import Glibc
 #endif

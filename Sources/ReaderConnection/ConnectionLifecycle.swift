@@ -1,5 +1,5 @@
-import BLEAdvertising
 // SPDX-License-Identifier: Apache-2.0
+import BLEAdvertising
 @_exported import MonotonicTime
 
 /// A sans-IO connection lifecycle for one card reader: discover → connect → stay connected

@@ -1,5 +1,5 @@
-import ISO7816
 // SPDX-License-Identifier: Apache-2.0
+import ISO7816
 @_exported import MonotonicTime
 
 /// How often and when a failed POST is sent again: after a dropped connection, a timeout

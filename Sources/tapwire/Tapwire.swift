@@ -185,23 +185,10 @@ struct Tapwire {
   }
 }
 
-/// Suggests the closest known word for a mistyped one (edit distance at most 2).
+/// Suggests the closest known word for a mistyped one (edit distance at most 2), as the
+/// option table does for options.
 enum Suggestion {
   static func closest(to word: String, among candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, distance(Array(word), Array($0))) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-    return best.0
-  }
-
-  static func distance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, ca) in a.enumerated() {
-      var current = [i + 1]
-      for (j, cb) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
+    OptionKind.closest(to: word, among: candidates)
   }
 }

@@ -49,6 +49,10 @@ public struct Type2NDEFRead: Sendable {
   public private(set) var warnings: [NFCTagWarning]
   private var known: [Bool]
   private var dataAreaEnd: Int
+  /// Where the tag's readable memory ends (the user memory, or page FF): control TLVs may
+  /// point at bytes up to here (dynamic lock bytes past the data area), so the TLV walk and
+  /// the final decoding see an image this long, as a whole-image decoding of the tag would.
+  private var imageEnd: Int
   private var ndefMap: TagMemoryMap?
   /// Where the TLV walk stopped for want of a header's bytes: that TLV's position, the map
   /// built so far and the TLVs counted. The next plan walks on from there, so each TLV is
@@ -87,6 +91,7 @@ public struct Type2NDEFRead: Sendable {
     warnings = []
     known = [Bool](repeating: false, count: Self.maximumPageCount)
     dataAreaEnd = Self.maximumPageCount &* Type2Tag.pageSize
+    imageEnd = Self.maximumPageCount &* Type2Tag.pageSize
     nextPages = nil
     ndefMap = nil
     resumePoint = nil
@@ -149,7 +154,7 @@ public struct Type2NDEFRead: Sendable {
   ///   and the tag has none).
   public func message(options ndefOptions: NDEFDecodingOptions? = nil) throws(NFCTagError) -> NDEFMessage? {
     guard isComplete else { throw NFCTagError(.procedureFinished, offset: 0) }
-    let bytes = decodableImage
+    let bytes = padded(decodableImage)
     let view = try Type2TagView(validating: bytes.span.bytes, options: options)
     return try view.tlvArea.message(options: ndefOptions ?? (options.isLenient ? .lenient : .strict))
   }
@@ -159,7 +164,7 @@ public struct Type2NDEFRead: Sendable {
   /// - Throws: as ``message(options:)``.
   public func messageBytes() throws(NFCTagError) -> [UInt8] {
     guard isComplete else { throw NFCTagError(.procedureFinished, offset: 0) }
-    let bytes = decodableImage
+    let bytes = padded(decodableImage)
     let view = try Type2TagView(validating: bytes.span.bytes, options: options)
     return view.tlvArea.assembledNDEFBytes()
   }
@@ -236,12 +241,18 @@ public struct Type2NDEFRead: Sendable {
     }
     capabilityContainer = cc
     dataAreaEnd = end
+    imageEnd = max(end, readableEnd)
+  }
+
+  /// `bytes` with zeros up to ``imageEnd`` (unread memory reads as zeros).
+  private func padded(_ bytes: [UInt8]) -> [UInt8] {
+    let end = max(dataAreaEnd, imageEnd)
+    return bytes.count < end ? bytes + [UInt8](repeating: 0, count: end &- bytes.count) : bytes
   }
 
   /// Walks the TLVs over the pages read; the pages to read next, or `nil` when done.
   private mutating func scan() throws(NFCTagError) -> Range<Int>? {
-    var bytes = image
-    if bytes.count < dataAreaEnd { bytes += [UInt8](repeating: 0, count: dataAreaEnd &- bytes.count) }
+    let bytes = padded(image)
     let map = TagMemoryMap(dataAreaStart: Type2TagView.dataAreaOffset, dataAreaEnd: dataAreaEnd)
     var scanner = TagTLVScanner(
       image: bytes.span.bytes, map: resumePoint?.map ?? map,

@@ -147,7 +147,8 @@ let package = Package(
     .target(name: "JSONOutput", swiftSettings: swiftSettings),
     // The option table both executables parse with: every command's options, value kinds,
     // ranges, defaults and secrecy; the help lists options from it (not a product).
-    .target(name: "CommandLineOptions", dependencies: ["PCSCControl"], swiftSettings: swiftSettings),
+    .target(
+      name: "CommandLineOptions", dependencies: ["PCSCControl", "NFCWire"], swiftSettings: swiftSettings),
     // The self-pipe both executables stop on (SIGINT, SIGTERM).
     .target(name: "SignalPipe", dependencies: ["MonotonicTime"], swiftSettings: swiftSettings),
     // The command-line tool.

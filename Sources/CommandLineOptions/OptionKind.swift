@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import NFCWire
 
 /// What an option's value is, with its range: the one place a command-line value is checked.
 ///
@@ -186,7 +187,7 @@ public enum OptionKind: Sendable, Equatable {
   public static func wholeNumber(_ text: String, hex: Bool) -> Int? {
     if hex, text.hasPrefix("0x") || text.hasPrefix("0X") {
       let digits = text.dropFirst(2)
-      guard !digits.isEmpty, digits.utf8.allSatisfy(isHexDigit) else { return nil }
+      guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit) else { return nil }
       return Int(digits, radix: 16)
     }
     let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
@@ -194,36 +195,13 @@ public enum OptionKind: Sendable, Equatable {
     return Int(text)
   }
 
-  /// The bytes of hex text (digits only, either case), or nil.
-  public static func hexBytes(_ text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    guard digits.count % 2 == 0, digits.allSatisfy(isHexDigit) else { return nil }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index < digits.count {
-      bytes.append(nibble(digits[index]) << 4 | nibble(digits[index + 1]))
-      index += 2
-    }
-    return bytes
-  }
+  /// The bytes of hex text (digits only, either case), or nil: NFCWire's `Hex.bytes`.
+  public static func hexBytes(_ text: String) -> [UInt8]? { Hex.bytes(text) }
 
+  /// How many bytes non-empty hex text holds, or nil when it is not hex.
   static func hexByteCount(_ text: String) -> Int? {
-    let digits = Array(text.utf8)
-    guard !digits.isEmpty, digits.count % 2 == 0, digits.allSatisfy(isHexDigit) else { return nil }
-    return digits.count / 2
-  }
-
-  static func isHexDigit(_ byte: UInt8) -> Bool {
-    (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-  }
-
-  static func nibble(_ byte: UInt8) -> UInt8 {
-    switch byte {
-    case 0x30...0x39: return byte - 0x30
-    case 0x41...0x46: return byte - 0x41 + 10
-    default: return byte - 0x61 + 10
-    }
+    guard !text.isEmpty, let bytes = Hex.bytes(text) else { return nil }
+    return bytes.count
   }
 
   static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }

@@ -252,6 +252,9 @@ let package = Package(
       name: "FuzzCAPFile", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCAPFile",
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "FuzzTagFrames", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTagFrames",
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "FuzzTrust", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTrust",
       swiftSettings: swiftSettings),
     // Benchmarks with a malloc counter linked in.

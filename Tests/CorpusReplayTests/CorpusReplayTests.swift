@@ -26,6 +26,7 @@ struct CorpusReplayTests {
     "securechannel": SecureChannelOracle.check,
     "cap": CAPFileOracle.check,
     "trust": TagTrustOracle.check,
+    "frames": TagFrameOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -4,7 +4,7 @@ import NFCTags
 import NFCWire
 
 /// The raw FeliCa frames of Check (`06`) and Update (`08`) for reader adapters: the codec is
-/// NFCTags' ``NFCTags/FeliCaCommand`` (JIS X 6319-4 §7.3; T3T 1.0 §5.3, §6.1), whose typed
+/// NFCTags' `FeliCaCommand` (JIS X 6319-4 §7.3; T3T 1.0 §5.3, §6.1), whose typed
 /// errors come out here as `ReaderError`s, a bad argument as `invalidArgument` and a bad answer
 /// as `tagError`. libnfc's InCommunicateThru, PC/SC direct transmit (ACS) and the transparent
 /// session's Transceive object all carry these bytes.
@@ -98,8 +98,8 @@ public enum FeliCaBlockFrame {
 }
 
 extension ReaderError {
-  /// A tag frame codec's error (``NFCTags/Type1Command``, ``NFCTags/FeliCaCommand``,
-  /// ``NFCTags/PN532DataExchange``) as a reader error naming `what`: an argument the frame
+  /// A tag frame codec's error (`Type1Command`, `FeliCaCommand`,
+  /// `PN532DataExchange`) as a reader error naming `what`: an argument the frame
   /// cannot carry is `invalidArgument`, a bad answer `tagError`; FeliCa status flags are named
   /// by value.
   package init(frame error: NFCTagError, _ what: String) {

@@ -27,6 +27,7 @@ struct CorpusReplayTests {
     "cap": CAPFileOracle.check,
     "trust": TagTrustOracle.check,
     "frames": TagFrameOracle.check,
+    "commandline": CommandLineOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

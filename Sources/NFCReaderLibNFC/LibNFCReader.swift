@@ -269,84 +269,72 @@ public final class LibNFCReader: ClaimedReader {
   /// RID (0x78): the header ROM HR0 HR1 and the first four UID bytes (T1T 1.0, 5.1).
   /// HR0 0x11 is a static tag (Topaz 96), 0x12 a dynamic one (Topaz 512).
   public func readType1Identification(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    let answer = try await type1Exchange(Type1Command.readIdentification, capacity: 8, with: tag)
-    do throws(NFCTagError) {
+    try await type1Command("RID", capacity: 8, on: tag, frame: { Type1Command.readIdentification }) {
+      (answer) throws(NFCTagError) in
       let (rom, uid) = try Type1Command.identification(parsing: answer)
       return [rom.hr0, rom.hr1] + uid
-    } catch { throw ReaderError(frame: error, "RID") }
+    }
   }
 
   /// READ (0x01): one byte of blocks 0-F of a Type 1 tag (NFC Forum T1T 1.0, 5.4); the
   /// PN53x adds the UID and CRC.
   public func readType1Byte(at address: Int, of tag: LibNFCTag) async throws(ReaderError) -> UInt8 {
-    let frame: [UInt8]
-    do throws(NFCTagError) { frame = try Type1Command.readByte(at: address) } catch {
-      throw ReaderError(frame: error, "READ of address \(address)")
-    }
-    let answer = try await type1Exchange(frame, capacity: 8, with: tag)
-    do throws(NFCTagError) { return try Type1Command.byte(parsing: answer) } catch {
-      throw ReaderError(frame: error, "READ")
-    }
+    try await type1Command(
+      "READ of address \(address)", capacity: 8, on: tag,
+      frame: { () throws(NFCTagError) in try Type1Command.readByte(at: address) },
+      answer: { (answer) throws(NFCTagError) in try Type1Command.byte(parsing: answer) })
   }
 
   /// WRITE-E (0x53): erases and writes one byte of blocks 1-F (T1T 1.0, 5.5). Block 0
   /// (UID) is refused.
   public func writeType1Byte(_ value: UInt8, at address: Int, to tag: LibNFCTag) async throws(ReaderError) {
-    let frame: [UInt8]
-    do throws(NFCTagError) { frame = try Type1Command.writeEraseByte(value, at: address) } catch {
-      throw ReaderError(frame: error, "WRITE-E of address \(address)")
-    }
-    let answer = try await type1Exchange(frame, capacity: 8, with: tag)
-    do throws(NFCTagError) { try Type1Command.writeEraseByteAnswer(answer, written: value) } catch {
-      throw ReaderError(frame: error, "WRITE-E")
-    }
+    try await type1Command(
+      "WRITE-E of address \(address)", capacity: 8, on: tag,
+      frame: { () throws(NFCTagError) in try Type1Command.writeEraseByte(value, at: address) },
+      answer: { (answer) throws(NFCTagError) in try Type1Command.writeEraseByteAnswer(answer, written: value)
+      })
   }
 
   /// RSEG (0x10): segment `segment` (0-15, 128 bytes = blocks 16 × segment onward) of a
   /// dynamic Type 1 tag (T1T 1.0, 5.6); the segment goes in ADDS bits 7-4.
   public func readType1Segment(_ segment: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    let frame: [UInt8]
-    do throws(NFCTagError) { frame = try Type1Command.readSegment(segment) } catch {
-      throw ReaderError(frame: error, "RSEG of segment \(segment)")
-    }
-    let answer = try await type1Exchange(frame, capacity: 256, with: tag)
-    do throws(NFCTagError) { return try Type1Command.segment(parsing: answer) } catch {
-      throw ReaderError(frame: error, "RSEG")
-    }
+    try await type1Command(
+      "RSEG of segment \(segment)", capacity: 256, on: tag,
+      frame: { () throws(NFCTagError) in try Type1Command.readSegment(segment) },
+      answer: { (answer) throws(NFCTagError) in try Type1Command.segment(parsing: answer) })
   }
 
   /// READ8 (0x02): the 8 bytes of block `block` (0-255) of a dynamic Type 1 tag (T1T 1.0, 5.7).
   public func readType1Block(_ block: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    let frame: [UInt8]
-    do throws(NFCTagError) { frame = try Type1Command.readBlock(block) } catch {
-      throw ReaderError(frame: error, "READ8 of block \(block)")
-    }
-    let answer = try await type1Exchange(frame, capacity: 16, with: tag)
-    do throws(NFCTagError) { return try Type1Command.block(parsing: answer) } catch {
-      throw ReaderError(frame: error, "READ8")
-    }
+    try await type1Command(
+      "READ8 of block \(block)", capacity: 16, on: tag,
+      frame: { () throws(NFCTagError) in try Type1Command.readBlock(block) },
+      answer: { (answer) throws(NFCTagError) in try Type1Command.block(parsing: answer) })
   }
 
   /// WRITE-E8 (0x54): erases and writes the 8 bytes of block `block` (1-255) of a dynamic
   /// Type 1 tag (T1T 1.0, 5.8); the tag answers the block as written. Block 0 is refused.
   public func writeType1Block(_ block: Int, _ bytes: [UInt8], to tag: LibNFCTag) async throws(ReaderError) {
-    let frame: [UInt8]
-    do throws(NFCTagError) { frame = try Type1Command.writeEraseBlock(block, bytes) } catch {
-      throw ReaderError(frame: error, "WRITE-E8 of block \(block)")
-    }
-    let answer = try await type1Exchange(frame, capacity: 16, with: tag)
-    do throws(NFCTagError) { try Type1Command.writeEraseBlockAnswer(answer, written: bytes) } catch {
-      throw ReaderError(frame: error, "WRITE-E8")
-    }
+    try await type1Command(
+      "WRITE-E8 of block \(block)", capacity: 16, on: tag,
+      frame: { () throws(NFCTagError) in try Type1Command.writeEraseBlock(block, bytes) },
+      answer: { (answer) throws(NFCTagError) in try Type1Command.writeEraseBlockAnswer(answer, written: bytes)
+      })
   }
 
-  /// Sends one Type 1 frame of ``Type1Command`` to `tag` (checked to be a Type 1 tag first).
-  private func type1Exchange(_ frame: [UInt8], capacity: Int, with tag: LibNFCTag) async throws(ReaderError)
-    -> [UInt8]
-  {
+  /// One Type 1 command of ``Type1Command``: the frame built (a bad argument is
+  /// `invalidArgument` before anything is sent), sent to `tag` (checked to be a Type 1 tag),
+  /// its answer checked (`tagError` naming `what`).
+  private func type1Command<Answer>(
+    _ what: String, capacity: Int, on tag: LibNFCTag, frame: () throws(NFCTagError) -> [UInt8],
+    answer: ([UInt8]) throws(NFCTagError) -> Answer
+  ) async throws(ReaderError) -> Answer {
+    let command: [UInt8]
+    do throws(NFCTagError) { command = try frame() } catch { throw ReaderError(frame: error, what) }
     try requireType1(tag)
     let timeout = milliseconds(exchangeTimeout)
-    return try await exchange(tag) { $0.transceive(frame, capacity: capacity, timeout: timeout) }
+    let bytes = try await exchange(tag) { $0.transceive(command, capacity: capacity, timeout: timeout) }
+    do throws(NFCTagError) { return try answer(bytes) } catch { throw ReaderError(frame: error, what) }
   }
 
   private func requireType1(_ tag: LibNFCTag) throws(ReaderError) {

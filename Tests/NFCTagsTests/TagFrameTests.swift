@@ -98,16 +98,17 @@ import Testing
         == NFCTagError(.writeNotConfirmed, offset: 0))
   }
 
-  /// Check of block 0 (a 2-byte block list element `80 00`) and Update of block 0x118 (a
-  /// 3-byte element `00 18 01`), as JIS X 6319-4 §7.3 lays them out.
+  /// Check of blocks 1 and 2 (2-byte block list elements `80 01 80 02`) and Update of block
+  /// 0x1234 (a 3-byte element `00 34 12`, least significant byte first), as JIS X 6319-4 §7.3
+  /// lays them out.
   @Test func feliCaFrames() throws {
     #expect(
-      try FeliCaCommand.check(idm: Self.idm, blocks: 0..<1)
-        == [0x10, 0x06] + Self.idm + [0x01, 0x0B, 0x00, 0x01, 0x80, 0x00])
-    let data = [UInt8](repeating: 0xAB, count: 16)
+      try FeliCaCommand.check(idm: Self.idm, blocks: 1..<3)
+        == [0x12, 0x06] + Self.idm + [0x01, 0x0B, 0x00, 0x02, 0x80, 0x01, 0x80, 0x02])
+    let data = [UInt8](repeating: 0xCD, count: 16)
     #expect(
-      try FeliCaCommand.update(idm: Self.idm, blocks: 0x118..<0x119, data: data)
-        == [0x21, 0x08] + Self.idm + [0x01, 0x09, 0x00, 0x01, 0x00, 0x18, 0x01] + data)
+      try FeliCaCommand.update(idm: Self.idm, blocks: 0x1234..<0x1235, data: data)
+        == [0x21, 0x08] + Self.idm + [0x01, 0x09, 0x00, 0x01, 0x00, 0x34, 0x12] + data)
     #expect(
       Self.error { () throws(NFCTagError) in _ = try FeliCaCommand.check(idm: Self.idm, blocks: 0..<16) }
         == NFCTagError(.invalidBlockCount, offset: 11))

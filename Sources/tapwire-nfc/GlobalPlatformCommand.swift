@@ -419,27 +419,29 @@ enum GlobalPlatformCommand {
     return JSON.object(fields).serialized(.spaced)
   }
 
-  /// GET STATUS of `subset`, following 6310 with P2 b1; 6A88 (nothing found) is an empty list.
+  /// GET STATUS of `subset` through the library's paging (`APDUExchanger.registryEntries`:
+  /// 6310 followed with P2 b1, 6A88 on the first command an empty list); another status word is
+  /// named with its GlobalPlatform meaning.
   static func status<Inner: APDUTransport>(
     _ channel: inout Channel<Inner>, _ subset: GlobalPlatformStatusSubset
   ) async throws
     -> [GlobalPlatformRegistryEntry]
   {
-    var entries: [GlobalPlatformRegistryEntry] = []
-    var next = false
-    for _ in 0..<256 {
-      let answer = try await channel.send(GlobalPlatformCommands.getStatus(subset, nextOccurrence: next))
-      let sw = answer.statusWord.rawValue
-      if sw == 0x6A88, !next { return [] }
-      guard sw == 0x9000 || sw == 0x6310 else {
-        let why = explanation(answer.statusWord, for: .getStatus)
-        throw GlobalPlatformCommandError("status word \(StatusWord(rawValue: sw).description)\(why)")
+    var exchanger = APDUExchanger(
+      transport: channel,
+      options: APDUExchangeOptions(
+        handlesResponseAvailable: false, handlesWrongLength: false, usesCommandChaining: false))
+    defer { channel = exchanger.transport }
+    do {
+      return try await exchanger.registryEntries(subset)
+    } catch {
+      switch error {
+      case .transport(let failure): throw failure
+      case .apdu(let apdu):
+        guard apdu.code == .unexpectedStatusWord, let sw = apdu.statusWord else { throw apdu }
+        throw GlobalPlatformCommandError("status word \(sw.description)\(explanation(sw, for: .getStatus))")
       }
-      entries += try GlobalPlatformRegistryEntry.parseStatusResponse(answer.data)
-      if sw == 0x9000 { break }
-      next = true
     }
-    return entries
   }
 
   static func describe(_ error: any Error) -> String {

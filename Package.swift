@@ -150,7 +150,9 @@ let package = Package(
     .target(
       name: "CommandLineOptions", dependencies: ["PCSCControl", "NFCWire"], swiftSettings: swiftSettings),
     // The self-pipe both executables stop on (SIGINT, SIGTERM).
-    .target(name: "SignalPipe", dependencies: ["MonotonicTime"], swiftSettings: swiftSettings),
+    .target(
+      name: "SignalPipe", dependencies: ["MonotonicTime"],
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // The command-line tool.
     .executableTarget(
       name: "tapwire",

@@ -2,7 +2,8 @@
 // The self-pipe both executables stop on (`tapwire`'s SignalForwarding, `tapwire-nfc`'s
 // SignalStop): a handler installed before any thread starts only writes each signal to a
 // pipe, and one thread of the caller's reads it, so no signal is lost and nothing unsafe runs
-// in the handler.
+// in the handler. Built with strict memory safety: every unsafe use is marked, the globals
+// written once before the signal thread starts and read after.
 import MonotonicTime
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ nonisolated(unsafe) private var signalThreadBody: (() -> Void)?
 
 /// The signal thread's entry point (a C function for `pthread_create`).
 private func signalThread(_: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-  signalThreadBody?()
+  unsafe signalThreadBody?()
   return nil
 }
 
@@ -26,19 +27,20 @@ private func signalHandler(
   _ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?
 ) {
   let saved = errno
-  var record: (Int32, Int32) = (number, info?.pointee._sifields._kill.si_pid ?? 0)
-  _ = withUnsafeBytes(of: &record) { write(signalWriteEnd, $0.baseAddress, 8) }
+  var record: (Int32, Int32) = (number, unsafe info?.pointee._sifields._kill.si_pid ?? 0)
+  _ = unsafe withUnsafeBytes(of: &record) { unsafe write(signalWriteEnd, $0.baseAddress, 8) }
   errno = saved
 }
 
 /// The next (number, sender) from the pipe, waiting up to `timeout` (nil: no limit); nil when
 /// the time ran out.
 package func nextSignal(timeout: Duration?) -> (number: Int32, sender: pid_t)? {
-  var fds = [pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0)]
+  var fds = [pollfd(fd: unsafe signalPipe[0], events: Int16(POLLIN), revents: 0)]
   let milliseconds = timeout.map { Int32(clamping: max(0, $0.wholeMilliseconds)) } ?? -1
-  guard poll(&fds, 1, milliseconds) > 0 else { return nil }
+  guard unsafe poll(&fds, 1, milliseconds) > 0 else { return nil }
   var record: (Int32, Int32) = (0, 0)
-  guard withUnsafeMutableBytes(of: &record, { read(signalPipe[0], $0.baseAddress, 8) }) == 8 else {
+  guard unsafe withUnsafeMutableBytes(of: &record, { unsafe read(signalPipe[0], $0.baseAddress, 8) }) == 8
+  else {
     return nil
   }
   return (record.0, record.1)
@@ -49,26 +51,26 @@ package func nextSignal(timeout: Duration?) -> (number: Int32, sender: pid_t)? {
 /// before any other thread starts.
 package func installSignalPipe(_ signals: [Int32], signalThread body: @escaping () -> Void) {
   var fds: [Int32] = [0, 0]
-  guard pipe(&fds) == 0 else { return }
+  guard unsafe pipe(&fds) == 0 else { return }
   _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
   _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-  signalPipe = fds
-  signalWriteEnd = fds[1]
-  signalThreadBody = body
+  unsafe signalPipe = fds
+  unsafe signalWriteEnd = fds[1]
+  unsafe signalThreadBody = body
   for number in signals {
     var action = sigaction()
-    action.__sigaction_handler.sa_sigaction = signalHandler
+    unsafe action.__sigaction_handler.sa_sigaction = signalHandler
     action.sa_flags = SA_SIGINFO | SA_RESTART
-    sigfillset(&action.sa_mask)
-    sigaction(number, &action, nil)
+    unsafe sigfillset(&action.sa_mask)
+    unsafe sigaction(number, &action, nil)
   }
   // A parent may start us with them blocked (Foundation's Process keeps the mask of the
   // thread that starts it, and dispatch's worker threads block every signal): unblock them
   // here, before any thread starts, so every later thread inherits that.
   var set = sigset_t()
-  sigemptyset(&set)
-  for number in signals { sigaddset(&set, number) }
-  pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  unsafe sigemptyset(&set)
+  for number in signals { unsafe sigaddset(&set, number) }
+  unsafe pthread_sigmask(SIG_UNBLOCK, &set, nil)
   var thread = pthread_t()
-  pthread_create(&thread, nil, signalThread, nil)
+  unsafe pthread_create(&thread, nil, signalThread, nil)
 }

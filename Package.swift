@@ -114,7 +114,7 @@ let package = Package(
     // the only module that calls libdbus.
     .target(
       name: "BlueZ", dependencies: ["CDBus", "BLEAdvertising", "ReaderConnection"],
-      swiftSettings: swiftSettings),
+      swiftSettings: swiftSettings + [.strictMemorySafety()]),
     // GlobalPlatform secure channels SCP02/SCP03 (sans-IO, Embedded-clean): the handshake,
     // command and response wrapping, key diversification, PUT KEY; the crypto provider is
     // injected (the SecureChannelCrypto protocol).

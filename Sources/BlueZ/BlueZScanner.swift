@@ -83,7 +83,7 @@ public struct BlueZScanner: Sendable {
   /// adapters feed the sans-IO cores; reports are stamped with it in whole µs.
   public static func now() -> MonotonicInstant {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    unsafe clock_gettime(CLOCK_MONOTONIC, &time)
     return MonotonicInstant(sinceOrigin: .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec)))
   }
 

@@ -17,7 +17,8 @@ struct BusMessage: Sendable {
   var errorName: String = ""
 }
 
-/// A private libdbus connection, used only from the ``BusThread`` that owns it.
+/// A private libdbus connection, used only from the ``BusThread`` that owns it. `@safe`: its
+/// raw pointer goes only into libdbus calls made on that thread.
 ///
 /// What the other side (the bus daemon, BlueZ, any peer the bus policy lets send here) can make
 /// it hold is bounded: one message at most ``maximumMessageSize`` bytes (libdbus drops the
@@ -25,7 +26,7 @@ struct BusMessage: Sendable {
 /// not yet handled at most ``maximumReceivedSize`` bytes (past it libdbus stops reading the
 /// socket until they are handled: back-pressure on the bus daemon, nothing dropped here),
 /// and a value's nesting at most ``DBusValue/maximumDepth`` (libdbus validates it too).
-final class BusConnection {
+@safe final class BusConnection {
   let raw: OpaquePointer
 
   /// The largest message accepted: 8 MiB (libdbus's default is 128 MiB,
@@ -39,36 +40,36 @@ final class BusConnection {
   /// Opens `address` (or, when nil, the system bus: `DBUS_SYSTEM_BUS_ADDRESS` or
   /// `unix:path=/var/run/dbus/system_bus_socket`) and registers with the bus daemon.
   init(address: String?) throws(BlueZError) {
-    var error = DBusError()
-    dbus_error_init(&error)
+    var error = unsafe DBusError()
+    unsafe dbus_error_init(&error)
     let connection: OpaquePointer?
     if let address {
-      connection = dbus_connection_open_private(address, &error)
-      if let connection, dbus_bus_register(connection, &error) == 0 {
-        dbus_connection_close(connection)
-        dbus_connection_unref(connection)
-        throw Self.take(&error, default: .noBus)
+      unsafe connection = unsafe dbus_connection_open_private(address, &error)
+      if let connection = unsafe connection, unsafe dbus_bus_register(connection, &error) == 0 {
+        unsafe dbus_connection_close(connection)
+        unsafe dbus_connection_unref(connection)
+        throw unsafe Self.take(&error, default: .noBus)
       }
     } else {
-      connection = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
+      unsafe connection = unsafe dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
     }
-    guard let connection else { throw Self.take(&error, default: .noBus) }
-    dbus_connection_set_exit_on_disconnect(connection, 0)
-    dbus_connection_set_max_message_size(connection, Int(Self.maximumMessageSize))
-    dbus_connection_set_max_received_size(connection, Int(Self.maximumReceivedSize))
-    raw = connection
+    guard let connection = unsafe connection else { throw unsafe Self.take(&error, default: .noBus) }
+    unsafe dbus_connection_set_exit_on_disconnect(connection, 0)
+    unsafe dbus_connection_set_max_message_size(connection, Int(Self.maximumMessageSize))
+    unsafe dbus_connection_set_max_received_size(connection, Int(Self.maximumReceivedSize))
+    unsafe raw = unsafe connection
   }
 
   deinit {
-    dbus_connection_close(raw)
-    dbus_connection_unref(raw)
+    unsafe dbus_connection_close(raw)
+    unsafe dbus_connection_unref(raw)
   }
 
   static func take(_ error: inout DBusError, default code: BlueZError.Code) -> BlueZError {
-    defer { dbus_error_free(&error) }
-    guard dbus_error_is_set(&error) != 0 else { return BlueZError(code) }
-    let name = error.name.map { String(cString: $0) } ?? ""
-    let message = error.message.map { String(cString: $0) } ?? ""
+    defer { unsafe dbus_error_free(&error) }
+    guard unsafe dbus_error_is_set(&error) != 0 else { return BlueZError(code) }
+    let name = unsafe error.name.map { unsafe String(cString: $0) } ?? ""
+    let message = unsafe error.message.map { unsafe String(cString: $0) } ?? ""
     var mapped = BlueZError(dbusName: name, message: message)
     if mapped.code == .other { mapped.code = code }
     return mapped
@@ -79,14 +80,14 @@ final class BusConnection {
     _ destination: String, _ path: String, _ interface: String, _ method: String,
     _ arguments: [DBusValue] = [], timeout: Int32 = 25_000
   ) throws(BlueZError) -> [DBusValue] {
-    try withMethodCall(destination, path, interface, method, arguments) { message throws(BlueZError) in
-      var error = DBusError()
-      dbus_error_init(&error)
-      guard let reply = dbus_connection_send_with_reply_and_block(raw, message, timeout, &error) else {
-        throw Self.take(&error, default: .other)
+    unsafe try withMethodCall(destination, path, interface, method, arguments) { message throws(BlueZError) in
+      var error = unsafe DBusError()
+      unsafe dbus_error_init(&error)
+      guard let reply = unsafe dbus_connection_send_with_reply_and_block(raw, message, timeout, &error) else {
+        throw unsafe Self.take(&error, default: .other)
       }
-      defer { dbus_message_unref(reply) }
-      return Self.arguments(reply)
+      defer { unsafe dbus_message_unref(reply) }
+      return unsafe Self.arguments(reply)
     }
   }
 
@@ -96,12 +97,12 @@ final class BusConnection {
     _ destination: String, _ path: String, _ interface: String, _ method: String,
     _ arguments: [DBusValue] = []
   ) throws(BlueZError) -> UInt32 {
-    try withMethodCall(destination, path, interface, method, arguments) { message throws(BlueZError) in
+    unsafe try withMethodCall(destination, path, interface, method, arguments) { message throws(BlueZError) in
       var serial: dbus_uint32_t = 0
-      guard dbus_connection_send(raw, message, &serial) != 0 else {
+      guard unsafe dbus_connection_send(raw, message, &serial) != 0 else {
         throw BlueZError(.other, message: "out of memory")
       }
-      dbus_connection_flush(raw)
+      unsafe dbus_connection_flush(raw)
       return serial
     }
   }
@@ -111,48 +112,49 @@ final class BusConnection {
     _ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue],
     _ body: (OpaquePointer) throws(BlueZError) -> T
   ) throws(BlueZError) -> T {
-    guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
+    guard let message = unsafe dbus_message_new_method_call(destination, path, interface, method) else {
       throw BlueZError(.other, message: "out of memory")
     }
-    defer { dbus_message_unref(message) }
-    var iter = DBusMessageIter()
-    dbus_message_iter_init_append(message, &iter)
-    for argument in arguments { argument.write(&iter) }
-    return try body(message)
+    defer { unsafe dbus_message_unref(message) }
+    var iter = unsafe DBusMessageIter()
+    unsafe dbus_message_iter_init_append(message, &iter)
+    for argument in arguments { unsafe argument.write(&iter) }
+    return unsafe try body(message)
   }
 
   /// Asks the bus daemon to route matching signals here.
   func addMatch(_ rule: String) throws(BlueZError) {
-    var error = DBusError()
-    dbus_error_init(&error)
-    dbus_bus_add_match(raw, rule, &error)
-    if dbus_error_is_set(&error) != 0 { throw Self.take(&error, default: .other) }
+    var error = unsafe DBusError()
+    unsafe dbus_error_init(&error)
+    unsafe dbus_bus_add_match(raw, rule, &error)
+    if unsafe dbus_error_is_set(&error) != 0 { throw unsafe Self.take(&error, default: .other) }
   }
 
   /// Reads and writes for up to `milliseconds`, then returns the queued messages. Returns
   /// nil when the connection is gone.
   func poll(milliseconds: Int32) -> [BusMessage]? {
-    guard dbus_connection_read_write(raw, milliseconds) != 0 else { return nil }
+    guard unsafe dbus_connection_read_write(raw, milliseconds) != 0 else { return nil }
     var messages: [BusMessage] = []
-    while let message = dbus_connection_pop_message(raw) {
-      messages.append(
+    while let message = unsafe dbus_connection_pop_message(raw) {
+      unsafe messages.append(
         BusMessage(
           type: dbus_message_get_type(message),
-          sender: dbus_message_get_sender(message).map { String(cString: $0) } ?? "",
-          path: dbus_message_get_path(message).map { String(cString: $0) } ?? "",
-          interface: dbus_message_get_interface(message).map { String(cString: $0) } ?? "",
-          member: dbus_message_get_member(message).map { String(cString: $0) } ?? "",
-          arguments: Self.arguments(message), replySerial: dbus_message_get_reply_serial(message),
-          errorName: dbus_message_get_error_name(message).map { String(cString: $0) } ?? ""))
-      dbus_message_unref(message)
+          sender: dbus_message_get_sender(message).map { unsafe String(cString: $0) } ?? "",
+          path: unsafe dbus_message_get_path(message).map { unsafe String(cString: $0) } ?? "",
+          interface: unsafe dbus_message_get_interface(message).map { unsafe String(cString: $0) } ?? "",
+          member: unsafe dbus_message_get_member(message).map { unsafe String(cString: $0) } ?? "",
+          arguments: unsafe Self.arguments(message),
+          replySerial: unsafe dbus_message_get_reply_serial(message),
+          errorName: unsafe dbus_message_get_error_name(message).map { unsafe String(cString: $0) } ?? ""))
+      unsafe dbus_message_unref(message)
     }
     return messages
   }
 
   static func arguments(_ message: OpaquePointer) -> [DBusValue] {
-    var iter = DBusMessageIter()
-    guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
-    return DBusValue.readAll(&iter)
+    var iter = unsafe DBusMessageIter()
+    guard unsafe dbus_message_iter_init(message, &iter) != 0 else { return [] }
+    return unsafe DBusValue.readAll(&iter)
   }
 }
 

@@ -159,54 +159,54 @@ extension DBusValue {
   /// Reads the value at `iter` (libdbus `dbus_message_iter_get_*`), `depth` containers deep;
   /// containers past `limit` read as ``unsupported(_:)``.
   static func read(_ iter: inout DBusMessageIter, depth: Int = 0, limit: Int = maximumDepth) -> DBusValue {
-    let type = dbus_message_iter_get_arg_type(&iter)
+    let type = unsafe dbus_message_iter_get_arg_type(&iter)
     let isContainer =
       type == DBUS_TYPE_VARIANT || type == DBUS_TYPE_STRUCT || type == DBUS_TYPE_ARRAY
       || type == DBUS_TYPE_DICT_ENTRY
     if isContainer && depth >= limit { return .unsupported(type) }
     switch type {
-    case DBUS_TYPE_BYTE: return .byte(basic(&iter, UInt8(0)))
-    case DBUS_TYPE_BOOLEAN: return .bool(basic(&iter, dbus_bool_t(0)) != 0)
-    case DBUS_TYPE_INT16: return .int16(basic(&iter, Int16(0)))
-    case DBUS_TYPE_UINT16: return .uint16(basic(&iter, UInt16(0)))
-    case DBUS_TYPE_INT32: return .int32(basic(&iter, Int32(0)))
-    case DBUS_TYPE_UINT32: return .uint32(basic(&iter, UInt32(0)))
-    case DBUS_TYPE_INT64: return .int64(basic(&iter, Int64(0)))
-    case DBUS_TYPE_UINT64: return .uint64(basic(&iter, UInt64(0)))
-    case DBUS_TYPE_DOUBLE: return .double(basic(&iter, Double(0)))
+    case DBUS_TYPE_BYTE: return unsafe .byte(basic(&iter, UInt8(0)))
+    case DBUS_TYPE_BOOLEAN: return unsafe .bool(basic(&iter, dbus_bool_t(0)) != 0)
+    case DBUS_TYPE_INT16: return unsafe .int16(basic(&iter, Int16(0)))
+    case DBUS_TYPE_UINT16: return unsafe .uint16(basic(&iter, UInt16(0)))
+    case DBUS_TYPE_INT32: return unsafe .int32(basic(&iter, Int32(0)))
+    case DBUS_TYPE_UINT32: return unsafe .uint32(basic(&iter, UInt32(0)))
+    case DBUS_TYPE_INT64: return unsafe .int64(basic(&iter, Int64(0)))
+    case DBUS_TYPE_UINT64: return unsafe .uint64(basic(&iter, UInt64(0)))
+    case DBUS_TYPE_DOUBLE: return unsafe .double(basic(&iter, Double(0)))
     case DBUS_TYPE_STRING, DBUS_TYPE_OBJECT_PATH, DBUS_TYPE_SIGNATURE:
       var pointer: UnsafePointer<CChar>? = nil
-      dbus_message_iter_get_basic(&iter, &pointer)
-      let text = pointer.map { String(cString: $0) } ?? ""
+      unsafe dbus_message_iter_get_basic(&iter, &pointer)
+      let text = unsafe pointer.map { unsafe String(cString: $0) } ?? ""
       if type == DBUS_TYPE_STRING { return .string(text) }
       return type == DBUS_TYPE_OBJECT_PATH ? .objectPath(text) : .signature(text)
     case DBUS_TYPE_VARIANT:
-      var sub = DBusMessageIter()
-      dbus_message_iter_recurse(&iter, &sub)
-      return .variant(read(&sub, depth: depth + 1, limit: limit))
+      var sub = unsafe DBusMessageIter()
+      unsafe dbus_message_iter_recurse(&iter, &sub)
+      return unsafe .variant(read(&sub, depth: depth + 1, limit: limit))
     case DBUS_TYPE_STRUCT:
-      var sub = DBusMessageIter()
-      dbus_message_iter_recurse(&iter, &sub)
-      return .structure(readAll(&sub, depth: depth + 1, limit: limit))
+      var sub = unsafe DBusMessageIter()
+      unsafe dbus_message_iter_recurse(&iter, &sub)
+      return unsafe .structure(readAll(&sub, depth: depth + 1, limit: limit))
     case DBUS_TYPE_ARRAY:
-      let element = signatureOfContents(&iter)
-      var sub = DBusMessageIter()
-      dbus_message_iter_recurse(&iter, &sub)
-      if dbus_message_iter_get_element_type(&iter) == DBUS_TYPE_DICT_ENTRY {
+      let element = unsafe signatureOfContents(&iter)
+      var sub = unsafe DBusMessageIter()
+      unsafe dbus_message_iter_recurse(&iter, &sub)
+      if unsafe dbus_message_iter_get_element_type(&iter) == DBUS_TYPE_DICT_ENTRY {
         var pairs: [DBusPair] = []
-        while dbus_message_iter_get_arg_type(&sub) == DBUS_TYPE_DICT_ENTRY {
-          var entry = DBusMessageIter()
-          dbus_message_iter_recurse(&sub, &entry)
-          let items = readAll(&entry, depth: depth + 2, limit: limit)
+        while unsafe dbus_message_iter_get_arg_type(&sub) == DBUS_TYPE_DICT_ENTRY {
+          var entry = unsafe DBusMessageIter()
+          unsafe dbus_message_iter_recurse(&sub, &entry)
+          let items = unsafe readAll(&entry, depth: depth + 2, limit: limit)
           if items.count == 2 { pairs.append(DBusPair(items[0], items[1])) }
-          dbus_message_iter_next(&sub)
+          unsafe dbus_message_iter_next(&sub)
         }
         // element is "{KV}"; split off the one-character basic key.
         let inner = element.dropFirst().dropLast()
         return .dictionary(
           pairs, keySignature: String(inner.prefix(1)), valueSignature: String(inner.dropFirst()))
       }
-      return .array(readAll(&sub, depth: depth + 1, limit: limit), elementSignature: element)
+      return unsafe .array(readAll(&sub, depth: depth + 1, limit: limit), elementSignature: element)
     default:
       return .unsupported(type)
     }
@@ -215,9 +215,9 @@ extension DBusValue {
   static func readAll(_ iter: inout DBusMessageIter, depth: Int = 0, limit: Int = maximumDepth) -> [DBusValue]
   {
     var values: [DBusValue] = []
-    while dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_INVALID {
-      values.append(read(&iter, depth: depth, limit: limit))
-      dbus_message_iter_next(&iter)
+    while unsafe dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_INVALID {
+      unsafe values.append(read(&iter, depth: depth, limit: limit))
+      unsafe dbus_message_iter_next(&iter)
     }
     return values
   }
@@ -225,37 +225,37 @@ extension DBusValue {
   /// `values` written into a new signal message and read back with `limit`: the path every
   /// received message's arguments take (for the tests of the bound).
   package static func throughMessage(_ values: [DBusValue], limit: Int = maximumDepth) -> [DBusValue]? {
-    guard let message = dbus_message_new_signal("/", "org.tapwire.Test", "Values") else { return nil }
-    defer { dbus_message_unref(message) }
-    var append = DBusMessageIter()
-    dbus_message_iter_init_append(message, &append)
-    for value in values { value.write(&append) }
-    var iter = DBusMessageIter()
-    guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
-    return readAll(&iter, limit: limit)
+    guard let message = unsafe dbus_message_new_signal("/", "org.tapwire.Test", "Values") else { return nil }
+    defer { unsafe dbus_message_unref(message) }
+    var append = unsafe DBusMessageIter()
+    unsafe dbus_message_iter_init_append(message, &append)
+    for value in values { unsafe value.write(&append) }
+    var iter = unsafe DBusMessageIter()
+    guard unsafe dbus_message_iter_init(message, &iter) != 0 else { return [] }
+    return unsafe readAll(&iter, limit: limit)
   }
 
   static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
     var value = initial
-    dbus_message_iter_get_basic(&iter, &value)
+    unsafe dbus_message_iter_get_basic(&iter, &value)
     return value
   }
 
   static func signatureOfContents(_ iter: inout DBusMessageIter) -> String {
-    var sub = DBusMessageIter()
-    dbus_message_iter_recurse(&iter, &sub)
-    guard let raw = dbus_message_iter_get_signature(&sub) else { return "v" }
-    defer { dbus_free(raw) }
-    let text = String(cString: raw)
+    var sub = unsafe DBusMessageIter()
+    unsafe dbus_message_iter_recurse(&iter, &sub)
+    guard let raw = unsafe dbus_message_iter_get_signature(&sub) else { return "v" }
+    defer { unsafe dbus_free(raw) }
+    let text = unsafe String(cString: raw)
     // The signature of the sub-iterator is that of its remaining elements; an empty array has
     // none, so fall back to the parent's signature minus its leading "a".
     if !text.isEmpty {
       let single = Self.firstCompleteType(text)
       if !single.isEmpty { return single }
     }
-    guard let parent = dbus_message_iter_get_signature(&iter) else { return "v" }
-    defer { dbus_free(parent) }
-    return String(String(cString: parent).dropFirst())
+    guard let parent = unsafe dbus_message_iter_get_signature(&iter) else { return "v" }
+    defer { unsafe dbus_free(parent) }
+    return unsafe String(String(cString: parent).dropFirst())
   }
 
   /// The first complete type of a signature (`a{sv}s` → `a{sv}`).
@@ -278,15 +278,15 @@ extension DBusValue {
   /// Appends the value at `iter` (libdbus `dbus_message_iter_append_*`, `open_container`).
   func write(_ iter: inout DBusMessageIter) {
     switch self {
-    case .byte(let v): Self.append(&iter, DBUS_TYPE_BYTE, v)
-    case .bool(let v): Self.append(&iter, DBUS_TYPE_BOOLEAN, dbus_bool_t(v ? 1 : 0))
-    case .int16(let v): Self.append(&iter, DBUS_TYPE_INT16, v)
-    case .uint16(let v): Self.append(&iter, DBUS_TYPE_UINT16, v)
-    case .int32(let v): Self.append(&iter, DBUS_TYPE_INT32, v)
-    case .uint32(let v): Self.append(&iter, DBUS_TYPE_UINT32, v)
-    case .int64(let v): Self.append(&iter, DBUS_TYPE_INT64, v)
-    case .uint64(let v): Self.append(&iter, DBUS_TYPE_UINT64, v)
-    case .double(let v): Self.append(&iter, DBUS_TYPE_DOUBLE, v)
+    case .byte(let v): unsafe Self.append(&iter, DBUS_TYPE_BYTE, v)
+    case .bool(let v): unsafe Self.append(&iter, DBUS_TYPE_BOOLEAN, dbus_bool_t(v ? 1 : 0))
+    case .int16(let v): unsafe Self.append(&iter, DBUS_TYPE_INT16, v)
+    case .uint16(let v): unsafe Self.append(&iter, DBUS_TYPE_UINT16, v)
+    case .int32(let v): unsafe Self.append(&iter, DBUS_TYPE_INT32, v)
+    case .uint32(let v): unsafe Self.append(&iter, DBUS_TYPE_UINT32, v)
+    case .int64(let v): unsafe Self.append(&iter, DBUS_TYPE_INT64, v)
+    case .uint64(let v): unsafe Self.append(&iter, DBUS_TYPE_UINT64, v)
+    case .double(let v): unsafe Self.append(&iter, DBUS_TYPE_DOUBLE, v)
     case .string(let s), .objectPath(let s), .signature(let s):
       let type =
         if case .string = self { DBUS_TYPE_STRING } else if case .objectPath = self {
@@ -294,29 +294,29 @@ extension DBusValue {
         } else {
           DBUS_TYPE_SIGNATURE
         }
-      s.withCString { pointer in
-        var p: UnsafePointer<CChar>? = pointer
-        _ = dbus_message_iter_append_basic(&iter, type, &p)
+      unsafe s.withCString { pointer in
+        var p: UnsafePointer<CChar>? = unsafe pointer
+        _ = unsafe dbus_message_iter_append_basic(&iter, type, &p)
       }
     case .array(let items, let element):
-      Self.container(&iter, DBUS_TYPE_ARRAY, element) { sub in
-        for item in items { item.write(&sub) }
+      unsafe Self.container(&iter, DBUS_TYPE_ARRAY, element) { sub in
+        for item in items { unsafe item.write(&sub) }
       }
     case .dictionary(let pairs, let key, let value):
-      Self.container(&iter, DBUS_TYPE_ARRAY, "{" + key + value + "}") { sub in
+      unsafe Self.container(&iter, DBUS_TYPE_ARRAY, "{" + key + value + "}") { sub in
         for pair in pairs {
-          Self.container(&sub, DBUS_TYPE_DICT_ENTRY, nil) { entry in
-            pair.key.write(&entry)
-            pair.value.write(&entry)
+          unsafe Self.container(&sub, DBUS_TYPE_DICT_ENTRY, nil) { entry in
+            unsafe pair.key.write(&entry)
+            unsafe pair.value.write(&entry)
           }
         }
       }
     case .structure(let items):
-      Self.container(&iter, DBUS_TYPE_STRUCT, nil) { sub in
-        for item in items { item.write(&sub) }
+      unsafe Self.container(&iter, DBUS_TYPE_STRUCT, nil) { sub in
+        for item in items { unsafe item.write(&sub) }
       }
     case .variant(let inner):
-      Self.container(&iter, DBUS_TYPE_VARIANT, inner.signature) { sub in inner.write(&sub) }
+      unsafe Self.container(&iter, DBUS_TYPE_VARIANT, inner.signature) { sub in unsafe inner.write(&sub) }
     case .unsupported:
       break
     }
@@ -324,21 +324,21 @@ extension DBusValue {
 
   static func append<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ type: Int32, _ value: T) {
     var v = value
-    _ = dbus_message_iter_append_basic(&iter, type, &v)
+    _ = unsafe dbus_message_iter_append_basic(&iter, type, &v)
   }
 
   static func container(
     _ iter: inout DBusMessageIter, _ type: Int32, _ signature: String?,
     _ body: (inout DBusMessageIter) -> Void
   ) {
-    var sub = DBusMessageIter()
+    var sub = unsafe DBusMessageIter()
     if let signature {
-      signature.withCString { _ = dbus_message_iter_open_container(&iter, type, $0, &sub) }
+      unsafe signature.withCString { _ = unsafe dbus_message_iter_open_container(&iter, type, $0, &sub) }
     } else {
-      _ = dbus_message_iter_open_container(&iter, type, nil, &sub)
+      _ = unsafe dbus_message_iter_open_container(&iter, type, nil, &sub)
     }
-    body(&sub)
-    _ = dbus_message_iter_close_container(&iter, &sub)
+    unsafe body(&sub)
+    _ = unsafe dbus_message_iter_close_container(&iter, &sub)
   }
 }
 

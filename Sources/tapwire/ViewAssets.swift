@@ -18,6 +18,7 @@ enum ViewAssets {
     #hex{flex:1 1 55%;max-height:85vh;overflow:auto;min-width:0}
     #tree ul{list-style:none;margin:0;padding-left:16px}#tree>ul{padding-left:0}
     .f{cursor:pointer;border-radius:3px;padding:0 2px}.f code{color:#777;font-size:12px}
+    body[data-format=mfc] #tree{flex-basis:34%}body[data-format=mfc] #hex{flex-basis:66%}
     .n{color:#444}.err{color:#b00;font-weight:600}
     .f.lit,tr.lit,#messages li.lit{background:#ffe14d;outline:1px solid #a80}
     .f.sel{outline:2px solid #05c}
@@ -41,6 +42,9 @@ enum ViewAssets {
     #parts{padding:4px 14px}table{border-collapse:collapse;font-size:13px}
     td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
     tr.f:hover{background:#fff7c0}#selftest{padding:8px 14px}
+    #tree>ul>li{content-visibility:auto;contain-intrinsic-size:auto 40px}
+    body:not([data-format=mfc]) .rows{min-width:50em}
+    body:not([data-format=mfc]) .row{content-visibility:auto;contain-intrinsic-size:auto 20px}
     """
 
   /// Lighting (hover, click, keyboard focus), in both directions, and the `#selftest`.

@@ -287,10 +287,25 @@ struct ViewPage {
         meaning += (meaning.isEmpty ? "" : "<br>") + parts.joined(separator: "; ")
         if node.children.count > 12 { meaning += "; …" }
       }
+      // The AD structures anywhere under a capture record or report, each on its own line.
+      for structure in Self.descendants(of: node, named: "AD structure").prefix(32) {
+        let fields = structure.children.filter { $0.name != "length" && $0.name != "AD type" }.map {
+          Self.escaped($0.name) + ($0.value.isEmpty ? "" : " " + Self.escaped($0.value))
+        }
+        meaning +=
+          "<br>AD <b>\(Self.escaped(structure.value))</b>" + (fields.isEmpty ? "" : ": ")
+          + fields.joined(separator: ", ")
+      }
       out +=
         "<tr class=\"f\(node.name == "error" ? " err" : "")\" data-start=\"\(range.lowerBound)\" data-end=\"\(range.upperBound)\" tabindex=\"0\"><td>\(range.lowerBound)</td><td><code>\(shown)</code></td><td>\(Self.escaped(node.name))</td><td>\(meaning)</td></tr>\n"
     }
     return out + "</tbody></table></section>\n"
+  }
+
+  /// The nodes named `name` below `node` (not `node` itself), in tree order.
+  static func descendants(of node: TreeNode, named name: String) -> [TreeNode] {
+    node.children.flatMap { child in (child.name == name ? [child] : []) + descendants(of: child, named: name)
+    }
   }
 
   /// Bytes marked as errors or warnings: where error fields, warnings and the failure point.

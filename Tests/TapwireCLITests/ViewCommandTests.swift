@@ -124,6 +124,16 @@ struct ViewCommandTests {
     #expect(command.stdout.contains("<td>INS</td>"), "\(command.stdout.prefix(3000))")
   }
 
+  @Test func aCaptureIsATableOfRecordsWithEachADStructure() throws {
+    let result = try CLI.run(["view", "Corpus/btsnoop/seeds/h4-advertising.btsnoop"])
+    #expect(result.status == 0, "\(result.stderr)")
+    // Five records after the 16-byte header (btsnoop: identification, version, datalink).
+    #expect(result.stdout.components(separatedBy: "<tr class=\"f\"").count - 1 == 8)
+    #expect(
+      result.stdout.contains("AD <b>flags</b>: flags 0x06 = LE general discoverable, BR/EDR not supported"))
+    #expect(result.stdout.contains("AD <b>completeLocalName</b>: complete local name &quot;TW-A&quot;"))
+  }
+
   @Test func anErrorIsMarkedOnItsByteAndThePageStillWritten() throws {
     // A short record whose payload length runs past the end (offset 2): exit 1, page written.
     let result = try CLI.run(["view", "--as", "ndef", "d1010955016e66632e636f6d"])

@@ -47,12 +47,11 @@ public enum CommandTable {
   ]
 
   /// The formats `decode` and `view` read.
+  static let decodeFormatNames = [
+    "ndef", "btsnoop", "hci", "mfc", "t2t", "t1t", "t5t", "t3t", "t4t", "bertlv", "adv", "capdu", "rapdu",
+  ]
   static let decodeFormat = OptionSpec.value(
-    "--as",
-    .choice([
-      "ndef", "btsnoop", "hci", "mfc", "t2t", "t1t", "t5t", "t3t", "t4t", "bertlv", "adv", "capdu", "rapdu",
-    ]),
-    "FORMAT", "the input format", default: "by extension, else guessed")
+    "--as", .choice(decodeFormatNames), "FORMAT", "the input format", default: "by extension, else guessed")
   static let lenient = OptionSpec.flag(
     "--lenient", "accept what tags in the field break, and list the warnings")
 
@@ -76,7 +75,10 @@ public enum CommandTable {
         ["view"], usage: ["tapwire view [--as FORMAT] [--lenient] [-o FILE.html] [INPUT]"],
         summary: "write INPUT as one HTML page: the decoded tree beside its hex, a tag's memory map",
         options: [
-          decodeFormat, lenient,
+          .value(
+            "--as", .choice(decodeFormatNames + ["apduscript"]), "FORMAT",
+            "the input format (apduscript: an applet-update script)", default: "by extension, else guessed"),
+          lenient,
           .value("-o", .outputFile, "FILE.html", "write the page to FILE.html", default: "standard output"),
         ], operands: 0...1, sampleOperands: ["d00000"]),
       CommandSpec(

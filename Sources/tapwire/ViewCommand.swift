@@ -18,7 +18,9 @@ enum ViewCommand {
     advertising data, HCI reports and btsnoop captures are a table of their parts.
     Errors and warnings are marked on their bytes; a bad part never hides the rest.
     INPUT and the format are read as `tapwire decode` reads them (files, hex text, dump
-    files, standard input; --as and --lenient as for decode).
+    files, standard input; --as and --lenient as for decode). --as apduscript reads an
+    applet-update script (the text `tapwire apdu --script` runs): a table of its steps,
+    each command decoded and the status words it expects explained.
 
     The page needs nothing else: no network, no external script, font or style sheet (its
     Content-Security-Policy forbids every load), and works from file:// offline.
@@ -48,14 +50,18 @@ enum ViewCommand {
     let title = path.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "input"
     let chosen = parsed.value("--as").flatMap(Format.named)
     let page: ViewPage
-    switch DecodeCommand.prepare(bytes, path: path, format: chosen) {
-    case .success(let prepared):
-      if let note = prepared.note { FileHandle.standardError.write(Data("tapwire: \(note)\n".utf8)) }
-      page = ViewPage(title: title, bytes: prepared.bytes, format: prepared.format, lenient: lenient)
-    case .failure(let failed):
-      page = ViewPage(
-        title: title, bytes: bytes, formatName: failed.format, summary: "\(failed.label): not decoded",
-        failure: failed.failure)
+    if parsed.value("--as") == "apduscript" {
+      page = ViewPage(scriptTitle: title, bytes: bytes)
+    } else {
+      switch DecodeCommand.prepare(bytes, path: path, format: chosen) {
+      case .success(let prepared):
+        if let note = prepared.note { FileHandle.standardError.write(Data("tapwire: \(note)\n".utf8)) }
+        page = ViewPage(title: title, bytes: prepared.bytes, format: prepared.format, lenient: lenient)
+      case .failure(let failed):
+        page = ViewPage(
+          title: title, bytes: bytes, formatName: failed.format, summary: "\(failed.label): not decoded",
+          failure: failed.failure)
+      }
     }
     let html = page.html()
     if let output = parsed.value("-o") {

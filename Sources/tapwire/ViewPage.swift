@@ -67,13 +67,17 @@ struct ViewPage {
     notes = Self.marks(json, key: "notes")
   }
 
-  /// An input that could not be handed to a decoder (a bad dump file).
-  init(title: String, bytes: [UInt8], formatName: String, summary: String, failure: DecodeFailure) {
+  /// An input that could not be handed to a decoder (a bad dump file, no nodes), or one a
+  /// view-only reading made the nodes of (a script).
+  init(
+    title: String, bytes: [UInt8], formatName: String, summary: String, nodes: [TreeNode] = [],
+    failure: DecodeFailure?
+  ) {
     self.title = title
     self.bytes = bytes
     self.formatName = formatName
     self.summary = summary
-    nodes = []
+    self.nodes = nodes
     self.failure = failure
   }
 
@@ -99,7 +103,7 @@ struct ViewPage {
   }
 
   static let tagFormats: Set<String> = ["t1t", "t2t", "t3t", "t4t", "t5t", "mfc"]
-  static let tableFormats: Set<String> = ["capdu", "rapdu", "adv", "hci", "btsnoop", "bertlv"]
+  static let tableFormats: Set<String> = ["capdu", "rapdu", "adv", "hci", "btsnoop", "bertlv", "apduscript"]
 
   /// The byte range of a node, clamped to the input (a lock area the CC places past the end
   /// of the image is shown empty at the end); `nil` for a line without bytes.

@@ -134,6 +134,22 @@ struct ViewCommandTests {
     #expect(result.stdout.contains("AD <b>completeLocalName</b>: complete local name &quot;TW-A&quot;"))
   }
 
+  @Test func aScriptIsATableOfStepsWithTheirStatusWordsExplained() throws {
+    let result = try CLI.run(["view", "--as", "apduscript", "Corpus/apduscript/seeds/select-and-cplc.txt"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("applet-update script (apduscript), 152 bytes, 3 steps"))
+    // Step 1 is the second line (bytes 52-85, 34 characters), SELECT; step 2 accepts 61XX or 9000.
+    #expect(result.stdout.contains("data-start=\"52\" data-end=\"86\" tabindex=\"0\"><td>52</td>"))
+    #expect(result.stdout.contains("<b>INS</b>: 0xa4 = SELECT"))
+    #expect(result.stdout.contains("<b>expects</b>: 61XX = normal"))
+    // A bad line is an error in place; the steps after it are still shown.
+    let bad = try CLI.run(
+      ["view", "--as", "apduscript"], stdin: "00A4040008A000000151000000 -> 9000\nzz -> 9000\n80CA9F7F00\n")
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("invalidHex at offset 35"), "\(bad.stderr)")
+    #expect(bad.stdout.contains("<b>step 2</b>: 0xca = GET DATA"))
+  }
+
   @Test func anErrorIsMarkedOnItsByteAndThePageStillWritten() throws {
     // A short record whose payload length runs past the end (offset 2): exit 1, page written.
     let result = try CLI.run(["view", "--as", "ndef", "d1010955016e66632e636f6d"])
@@ -176,7 +192,11 @@ struct ViewCommandTests {
     let failed = directory.appendingPathComponent("failed.html")
     _ = try CLI.run(["view", "--as", "ndef", "d1010955016e66632e636f6d", "-o", failed.path])
     chosen["failed"] = ("ndef failing", failed)
-    #expect(chosen.count >= 14, "\(chosen.keys.sorted())")
+    let script = directory.appendingPathComponent("script.html")
+    _ = try CLI.run(
+      ["view", "--as", "apduscript", "Corpus/apduscript/seeds/select-and-cplc.txt", "-o", script.path])
+    chosen["apduscript"] = ("select-and-cplc.txt", script)
+    #expect(chosen.count >= 16, "\(chosen.keys.sorted())")
     for (key, (input, page)) in chosen.sorted(by: { $0.key < $1.key }) {
       let outcome = try Self.run(
         "/usr/bin/timeout",

@@ -133,6 +133,9 @@ enum ViewAssets {
         light(null);
         var requests = window.performance && performance.getEntriesByType ? performance.getEntriesByType("resource").length : 0;
         if (requests !== 0) { failures.push(requests + " requests left the page"); }
+        var loaders = document.querySelectorAll(
+          "[src], [srcset], [action], link, img, iframe, object, embed, [href]:not([href^='#'])").length;
+        if (loaders !== 0) { failures.push(loaders + " elements that load something"); }
         var out = document.getElementById("selftest");
         out.hidden = false;
         out.setAttribute("data-result", failures.length ? "fail" : "pass");

@@ -69,6 +69,7 @@ struct ViewCommandTests {
 
   @Test func everyCorpusFormatMakesAWellFormedSelfContainedPage() throws {
     let directory = Self.temporaryDirectory("corpus")
+    defer { try? FileManager.default.removeItem(at: directory) }
     let pages = try Self.pages(directory)
     #expect(pages.count >= 150)
     let check = CLI.root.appendingPathComponent("Tests/Tools/view-check.py").path
@@ -161,6 +162,7 @@ struct ViewCommandTests {
 
   @Test func optionsAsDecodeHasThem() throws {
     let directory = Self.temporaryDirectory("options")
+    defer { try? FileManager.default.removeItem(at: directory) }
     let page = directory.appendingPathComponent("out.html")
     let written = try CLI.run(["view", "--lenient", "-o", page.path, "d1010855016e66632e636f6d"])
     #expect(written.status == 0, "\(written.stderr)")
@@ -183,6 +185,7 @@ struct ViewCommandTests {
     try #require(
       FileManager.default.isExecutableFile(atPath: chromium), "chromium missing: run .ci/install-packages")
     let directory = Self.temporaryDirectory("browser")
+    defer { try? FileManager.default.removeItem(at: directory) }
     // One page per format (the first decoded corpus input of each), a failed one, a 4K card.
     var chosen: [String: (String, URL)] = [:]
     for (input, page, format) in try Self.pages(directory) {

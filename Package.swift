@@ -183,7 +183,7 @@ let package = Package(
       name: "FuzzOracles",
       dependencies: [
         "NDEF", "ISO7816", "BLEAdvertising", "NFCTags", "PN532Simulator", "PCSCControl", "RemoteManagement",
-        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate", "TagTrust",
+        "ReaderConnection", "SecureChannel", "JavaCardCAP", "ZlibInflate", "TagTrust", "CommandLineOptions",
       ],
       path: "Fuzz/FuzzOracles",
       swiftSettings: swiftSettings),
@@ -250,6 +250,12 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzCAPFile", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCAPFile",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzCommandLine", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzCommandLine",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "FuzzTagFrames", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTagFrames",
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "FuzzTrust", dependencies: ["FuzzOracles"], path: "Fuzz/FuzzTrust",

@@ -47,9 +47,11 @@ else
   done
   bin="$scratch/release"
 fi
-status=0
-printf '%-16s %10s %12s %8s %8s %s\n' target "exec/s" execs cov ft result
-for t in "${targets[@]}"; do
+# run_target TARGET: fuzzes one target for SECONDS and prints its row (and, when it fails, the
+# evidence); exits non-zero when it fails. FUZZ_JOBS targets run at once (default: one per
+# core; each fuzzer is one process on one core), their rows printed in target order.
+run_target() {
+  local t=$1 out seeds folder d limits max_len dict rc done_line execs rate cov ft result a
   out="Fuzz/out/$t"
   rm -rf "$out"
   mkdir -p "$out/corpus" "$out/artifacts"
@@ -74,7 +76,7 @@ for t in "${targets[@]}"; do
   rate=$(grep -E 'stat::average_exec_per_sec' "$out/log.txt" | awk '{print $2}')
   cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$done_line")
   ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$done_line")
-  if [ $rc -eq 0 ] && [ -n "$done_line" ]; then result=ok; else result="FAILED (exit $rc)"; status=1; fi
+  if [ $rc -eq 0 ] && [ -n "$done_line" ]; then result=ok; else result="FAILED (exit $rc)"; fi
   printf '%-16s %10s %12s %8s %8s %s\n' "$t" "${rate:-?}" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$result"
   if [ "$result" != ok ]; then
     grep -E "ERROR|SUMMARY|oracle|slow input|Fatal error|==[0-9]+==" "$out/log.txt" | head -20
@@ -83,5 +85,24 @@ for t in "${targets[@]}"; do
       echo "input $a:"; xxd "$a" | head -20
     done
   fi
+  [ "$result" = ok ]
+}
+
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+mkdir -p Fuzz/out
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  {
+    rc=0
+    run_target "$t" >"Fuzz/out/$t.row" 2>&1 || rc=$?
+    echo "$rc" >"Fuzz/out/$t.status"
+  } &
+done
+wait
+status=0
+printf '%-16s %10s %12s %8s %8s %s\n' target "exec/s" execs cov ft result
+for t in "${targets[@]}"; do
+  cat "Fuzz/out/$t.row"
+  [ "$(cat "Fuzz/out/$t.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

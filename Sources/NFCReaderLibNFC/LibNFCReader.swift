@@ -2,6 +2,7 @@
 import CLibNFC
 import MonotonicTime
 import NFCReader
+import NFCTags
 import Synchronization
 import Type3NDEF
 
@@ -261,101 +262,91 @@ public final class LibNFCReader: ClaimedReader {
   /// Static Type 1 memory: blocks 0-E.
   static let type1StaticSize = 120
   /// RSEG answers one segment: 16 blocks of 8 bytes.
-  static let type1SegmentSize = 128
+  static let type1SegmentSize = Type1Command.segmentSize
   /// Dynamic Type 1 memory is at most 2048 bytes (TMS 0xFF): 16 segments.
-  static let type1SegmentCount = 16
+  static let type1SegmentCount = Type1Command.segmentCount
 
   /// RID (0x78): the header ROM HR0 HR1 and the first four UID bytes (T1T 1.0, 5.1).
   /// HR0 0x11 is a static tag (Topaz 96), 0x12 a dynamic one (Topaz 512).
   public func readType1Identification(of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    try requireType1(tag)
-    let timeout = milliseconds(exchangeTimeout)
-    let answer = try await exchange(tag) { $0.transceive([0x78], capacity: 8, timeout: timeout) }
-    guard answer.count == 6 else {
-      throw ReaderError(.tagError, "RID answered \(answer.count) bytes, not 6")
-    }
-    return answer
+    let answer = try await type1Exchange(Type1Command.readIdentification, capacity: 8, with: tag)
+    do throws(NFCTagError) {
+      let (rom, uid) = try Type1Command.identification(parsing: answer)
+      return [rom.hr0, rom.hr1] + uid
+    } catch { throw ReaderError(frame: error, "RID") }
   }
 
   /// READ (0x01): one byte of blocks 0-F of a Type 1 tag (NFC Forum T1T 1.0, 5.4); the
   /// PN53x adds the UID and CRC.
   public func readType1Byte(at address: Int, of tag: LibNFCTag) async throws(ReaderError) -> UInt8 {
-    guard (0..<0x80).contains(address) else {
-      throw ReaderError(.invalidArgument, "address \(address) is not 0...127")
+    let frame: [UInt8]
+    do throws(NFCTagError) { frame = try Type1Command.readByte(at: address) } catch {
+      throw ReaderError(frame: error, "READ of address \(address)")
     }
-    try requireType1(tag)
-    let timeout = milliseconds(exchangeTimeout)
-    let answer = try await exchange(tag) {
-      $0.transceive([0x01, UInt8(address)], capacity: 8, timeout: timeout)
+    let answer = try await type1Exchange(frame, capacity: 8, with: tag)
+    do throws(NFCTagError) { return try Type1Command.byte(parsing: answer) } catch {
+      throw ReaderError(frame: error, "READ")
     }
-    guard answer.count == 1 else {
-      throw ReaderError(.tagError, "READ answered \(answer.count) bytes, not 1")
-    }
-    return answer[0]
   }
 
   /// WRITE-E (0x53): erases and writes one byte of blocks 1-F (T1T 1.0, 5.5). Block 0
   /// (UID) is refused.
   public func writeType1Byte(_ value: UInt8, at address: Int, to tag: LibNFCTag) async throws(ReaderError) {
-    guard (8..<0x80).contains(address) else {
-      throw ReaderError(.invalidArgument, "address \(address) is not 8...127")
+    let frame: [UInt8]
+    do throws(NFCTagError) { frame = try Type1Command.writeEraseByte(value, at: address) } catch {
+      throw ReaderError(frame: error, "WRITE-E of address \(address)")
     }
-    try requireType1(tag)
-    let timeout = milliseconds(exchangeTimeout)
-    let answer = try await exchange(tag) {
-      $0.transceive([0x53, UInt8(address), value], capacity: 8, timeout: timeout)
+    let answer = try await type1Exchange(frame, capacity: 8, with: tag)
+    do throws(NFCTagError) { try Type1Command.writeEraseByteAnswer(answer, written: value) } catch {
+      throw ReaderError(frame: error, "WRITE-E")
     }
-    guard answer == [value] else { throw ReaderError(.tagError, "WRITE-E did not echo the written byte") }
   }
 
   /// RSEG (0x10): segment `segment` (0-15, 128 bytes = blocks 16 × segment onward) of a
   /// dynamic Type 1 tag (T1T 1.0, 5.6); the segment goes in ADDS bits 7-4.
   public func readType1Segment(_ segment: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    guard (0..<Self.type1SegmentCount).contains(segment) else {
-      throw ReaderError(.invalidArgument, "segment \(segment) is not 0...15")
+    let frame: [UInt8]
+    do throws(NFCTagError) { frame = try Type1Command.readSegment(segment) } catch {
+      throw ReaderError(frame: error, "RSEG of segment \(segment)")
     }
-    try requireType1(tag)
-    let timeout = milliseconds(exchangeTimeout)
-    let answer = try await exchange(tag) {
-      $0.transceive([0x10, UInt8(segment << 4)], capacity: 256, timeout: timeout)
+    let answer = try await type1Exchange(frame, capacity: 256, with: tag)
+    do throws(NFCTagError) { return try Type1Command.segment(parsing: answer) } catch {
+      throw ReaderError(frame: error, "RSEG")
     }
-    guard answer.count == Self.type1SegmentSize else {
-      throw ReaderError(.tagError, "RSEG answered \(answer.count) bytes, not 128")
-    }
-    return answer
   }
 
   /// READ8 (0x02): the 8 bytes of block `block` (0-255) of a dynamic Type 1 tag (T1T 1.0, 5.7).
   public func readType1Block(_ block: Int, of tag: LibNFCTag) async throws(ReaderError) -> [UInt8] {
-    guard (0...0xFF).contains(block) else {
-      throw ReaderError(.invalidArgument, "block \(block) is not 0...255")
+    let frame: [UInt8]
+    do throws(NFCTagError) { frame = try Type1Command.readBlock(block) } catch {
+      throw ReaderError(frame: error, "READ8 of block \(block)")
     }
-    try requireType1(tag)
-    let timeout = milliseconds(exchangeTimeout)
-    let answer = try await exchange(tag) {
-      $0.transceive([0x02, UInt8(block)], capacity: 16, timeout: timeout)
+    let answer = try await type1Exchange(frame, capacity: 16, with: tag)
+    do throws(NFCTagError) { return try Type1Command.block(parsing: answer) } catch {
+      throw ReaderError(frame: error, "READ8")
     }
-    guard answer.count == 8 else {
-      throw ReaderError(.tagError, "READ8 answered \(answer.count) bytes, not 8")
-    }
-    return answer
   }
 
   /// WRITE-E8 (0x54): erases and writes the 8 bytes of block `block` (1-255) of a dynamic
   /// Type 1 tag (T1T 1.0, 5.8); the tag answers the block as written. Block 0 is refused.
   public func writeType1Block(_ block: Int, _ bytes: [UInt8], to tag: LibNFCTag) async throws(ReaderError) {
-    guard bytes.count == 8 else {
-      throw ReaderError(.invalidArgument, "a Type 1 block has 8 bytes, got \(bytes.count)")
+    let frame: [UInt8]
+    do throws(NFCTagError) { frame = try Type1Command.writeEraseBlock(block, bytes) } catch {
+      throw ReaderError(frame: error, "WRITE-E8 of block \(block)")
     }
-    guard (1...0xFF).contains(block) else {
-      throw ReaderError(.invalidArgument, "block \(block) is not writable (1...255)")
+    let answer = try await type1Exchange(frame, capacity: 16, with: tag)
+    do throws(NFCTagError) { try Type1Command.writeEraseBlockAnswer(answer, written: bytes) } catch {
+      throw ReaderError(frame: error, "WRITE-E8")
     }
+  }
+
+  /// Sends one Type 1 frame of ``Type1Command`` to `tag` (checked to be a Type 1 tag first).
+  private func type1Exchange(_ frame: [UInt8], capacity: Int, with tag: LibNFCTag) async throws(ReaderError)
+    -> [UInt8]
+  {
     try requireType1(tag)
     let timeout = milliseconds(exchangeTimeout)
-    let answer = try await exchange(tag) {
-      $0.transceive([0x54, UInt8(block)] + bytes, capacity: 16, timeout: timeout)
-    }
-    guard answer == bytes else { throw ReaderError(.tagError, "WRITE-E8 did not echo the written block") }
+    return try await exchange(tag) { $0.transceive(frame, capacity: capacity, timeout: timeout) }
   }
 
   private func requireType1(_ tag: LibNFCTag) throws(ReaderError) {

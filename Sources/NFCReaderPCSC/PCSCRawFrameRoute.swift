@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import ISO7816
 import NFCReader
+import NFCTags
 import NFCWire
 import PCSCControl
+import Type3NDEF
 
 /// How raw tag frames (a tag command without its CRC: NTAG's GET_VERSION, FAST_READ or
 /// PWD_AUTH, FeliCa's Check and Update) reach the tag in a contactless PC/SC reader. PC/SC
@@ -35,9 +37,6 @@ public enum PCSCRawFrameRoute: Sendable, Hashable {
     guard profile.hasDirectTransmit else { return nil }
     return readerName.lowercased().contains("acr122") ? .pn532InDataExchange : .directTransmit
   }
-
-  /// PN532 InDataExchange for target 1 (PN532 user manual §7.3.8).
-  static let inDataExchange: [UInt8] = [0xD4, 0x40, 0x01]
 }
 
 extension PCSCCard {
@@ -58,11 +57,15 @@ extension PCSCCard {
     switch route {
     case .directTransmit, .pn532InDataExchange:
       let pn532 = route == .pn532InDataExchange
+      var payload = frame
+      if pn532 {
+        do throws(NFCTagError) { payload = try PN532DataExchange.command(frame) } catch {
+          throw ReaderError(frame: error, what)
+        }
+      }
       let command: [UInt8]
       do {
-        command = try DirectTransmitPseudoAPDU(
-          payload: pn532 ? PCSCRawFrameRoute.inDataExchange + frame : frame
-        ).encodedBytes()
+        command = try DirectTransmitPseudoAPDU(payload: payload).encodedBytes()
       } catch {
         throw ReaderError(.invalidArgument, "\(what) does not fit direct transmit: \(error.code)")
       }
@@ -72,16 +75,16 @@ extension PCSCCard {
       }
       let sw = StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
       guard sw == .success else { throw refusal(sw, "direct transmit of \(what)") }
-      guard pn532 else { return Array(response.dropLast(2)) }
-      guard response.count >= 5, response[0] == 0xD5, response[1] == 0x41 else {
-        throw ReaderError(.tagError, "\(what): the PN532 answered no InDataExchange response")
-      }
-      guard response[2] & 0x3F == 0 else {
+      let answer = Array(response.dropLast(2))
+      guard pn532 else { return answer }
+      do throws(NFCTagError) { return try PN532DataExchange.answer(parsing: answer) } catch {
+        guard error.code == .pn532Error else {
+          throw ReaderError(.tagError, "\(what): the PN532 answered no InDataExchange response")
+        }
         throw ReaderError(
           .tagError,
-          "\(what): the PN532 reports status \(Hex.uppercaseString([response[2]])) (a NAK or no answer)")
+          "\(what): the PN532 reports status \(Hex.uppercaseString([answer[2]])) (a NAK or no answer)")
       }
-      return Array(response[3..<(response.count - 2)])
     case .transparentSession:
       let response = try await transparentSession(.transceive(frame), "transparent exchange of \(what)")
       guard let answer = response.cardData else {

@@ -99,6 +99,14 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case configurationLocked
       case invalidAuthenticationLimit
       case passwordProtectionNotSupported
+      case invalidAddress
+      case invalidBlockCount
+      case invalidIDm
+      case frameTooLong
+      case writeNotConfirmed
+      case identifierMismatch
+      case feliCaStatusFlags
+      case pn532Error
     }
     fileprivate let value: Value
     fileprivate init(_ value: Value) { self.value = value }
@@ -193,6 +201,29 @@ public struct NFCTagError: Error, Sendable, Hashable {
     /// The chip has no PWD/PACK configuration pages (MIFARE Ultralight, Ultralight C,
     /// NTAG210u, a chip whose layout is not in the variant table).
     public static let passwordProtectionNotSupported = Code(.passwordProtectionNotSupported)
+    /// A frame codec was given a block, byte or segment address outside what the command takes
+    /// (T1T 1.2 §5, JIS X 6319-4 §7.3); offset: the address field in the frame.
+    public static let invalidAddress = Code(.invalidAddress)
+    /// FeliCa Check or Update (JIS X 6319-4 §7.3): a block count outside 1-15, or data that is
+    /// not 16 bytes a block; offset: the block-count field.
+    public static let invalidBlockCount = Code(.invalidBlockCount)
+    /// A FeliCa IDm of other than 8 bytes (JIS X 6319-4 §7.3); offset: the given length.
+    public static let invalidIDm = Code(.invalidIDm)
+    /// The frame would be longer than its carrier takes (a FeliCa frame over 255 bytes, a PN532
+    /// InDataExchange over 262 data bytes); offset: the limit.
+    public static let frameTooLong = Code(.frameTooLong)
+    /// T1T 1.2 §5.5, §5.8: the answer to WRITE-E or WRITE-E8 is not the data written; offset:
+    /// the first byte that differs.
+    public static let writeNotConfirmed = Code(.writeNotConfirmed)
+    /// The answer carries another tag's identifier (a FeliCa IDm); offset: the first byte
+    /// that differs.
+    public static let identifierMismatch = Code(.identifierMismatch)
+    /// JIS X 6319-4 §7.3: status flag 1 or 2 of a Check or Update answer is not 00;
+    /// ``NFCTagError/statusWord`` carries SF1 and SF2 (offset 10).
+    public static let feliCaStatusFlags = Code(.feliCaStatusFlags)
+    /// PN532 user manual §7.1, §7.3.8: the InDataExchange status byte holds an error code (01
+    /// timeout: the tag did not answer; 02 CRC; 03 parity; ...); offset 2.
+    public static let pn532Error = Code(.pn532Error)
 
     /// MIFARE Classic block 0 (MF1S50 §8.6.1): the BCC byte after a 4-byte UID is not the
     /// XOR of the UID bytes.
@@ -276,6 +307,14 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .configurationLocked: return "configurationLocked"
       case .invalidAuthenticationLimit: return "invalidAuthenticationLimit"
       case .passwordProtectionNotSupported: return "passwordProtectionNotSupported"
+      case .invalidAddress: return "invalidAddress"
+      case .invalidBlockCount: return "invalidBlockCount"
+      case .invalidIDm: return "invalidIDm"
+      case .frameTooLong: return "frameTooLong"
+      case .writeNotConfirmed: return "writeNotConfirmed"
+      case .identifierMismatch: return "identifierMismatch"
+      case .feliCaStatusFlags: return "feliCaStatusFlags"
+      case .pn532Error: return "pn532Error"
       }
     }
 
@@ -336,6 +375,14 @@ public struct NFCTagError: Error, Sendable, Hashable {
       case .configurationLocked: return "CFGLCK is set: the configuration pages cannot be written"
       case .invalidAuthenticationLimit: return "AUTHLIM must be 0 to 7"
       case .passwordProtectionNotSupported: return "the chip has no password configuration pages"
+      case .invalidAddress: return "a block, byte, segment or page address outside what the command takes"
+      case .invalidBlockCount: return "the number of blocks is outside what the command takes"
+      case .invalidIDm: return "a FeliCa IDm has 8 bytes"
+      case .frameTooLong: return "the frame is longer than the command or its carrier allows"
+      case .writeNotConfirmed: return "the tag did not answer the bytes it was asked to write"
+      case .identifierMismatch: return "the answer names another tag"
+      case .feliCaStatusFlags: return "the FeliCa tag answered error status flags"
+      case .pn532Error: return "the PN532 reports an error instead of the tag answer"
       }
     }
 

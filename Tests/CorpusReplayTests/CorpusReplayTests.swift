@@ -26,6 +26,8 @@ struct CorpusReplayTests {
     "securechannel": SecureChannelOracle.check,
     "cap": CAPFileOracle.check,
     "trust": TagTrustOracle.check,
+    "frames": TagFrameOracle.check,
+    "commandline": CommandLineOracle.check,
   ]
 
   @Test func everyCorpusFolderHasAnOracle() throws {

@@ -46,6 +46,15 @@ public enum CommandTable {
       "the security level", default: "mac"),
   ]
 
+  /// The formats `decode` and `view` read.
+  static let decodeFormatNames = [
+    "ndef", "btsnoop", "hci", "mfc", "t2t", "t1t", "t5t", "t3t", "t4t", "bertlv", "adv", "capdu", "rapdu",
+  ]
+  static let decodeFormat = OptionSpec.value(
+    "--as", .choice(decodeFormatNames), "FORMAT", "the input format", default: "by extension, else guessed")
+  static let lenient = OptionSpec.flag(
+    "--lenient", "accept what tags in the field break, and list the warnings")
+
   static let gpReader = [
     pcsc, .value("--reader", .text(maximumBytes: 1024), "NAME", "the PC/SC reader (as --pcsc)"), device,
     timeout,
@@ -59,15 +68,18 @@ public enum CommandTable {
         ["decode"], usage: ["tapwire decode [--as FORMAT] [--json] [--lenient] [--lines] [INPUT | DIR]"],
         summary: "decode INPUT (hex text, a file, a directory of files, or standard input)",
         options: [
-          .value(
-            "--as",
-            .choice([
-              "ndef", "btsnoop", "hci", "mfc", "t2t", "t1t", "t5t", "t3t", "t4t", "bertlv", "adv", "capdu",
-              "rapdu",
-            ]),
-            "FORMAT", "the input format", default: "by extension, else guessed"),
-          json, .flag("--lenient", "accept what tags in the field break, and list the warnings"),
+          decodeFormat, json, lenient,
           .flag("--lines", "one input per line: hex, or the path of a file; one output per line"),
+        ], operands: 0...1, sampleOperands: ["d00000"]),
+      CommandSpec(
+        ["view"], usage: ["tapwire view [--as FORMAT] [--lenient] [-o FILE.html] [INPUT]"],
+        summary: "write INPUT as one HTML page: the decoded tree beside its hex, a tag's memory map",
+        options: [
+          .value(
+            "--as", .choice(decodeFormatNames + ["apduscript"]), "FORMAT",
+            "the input format (apduscript: an applet-update script)", default: "by extension, else guessed"),
+          lenient,
+          .value("-o", .outputFile, "FILE.html", "write the page to FILE.html", default: "standard output"),
         ], operands: 0...1, sampleOperands: ["d00000"]),
       CommandSpec(
         ["encode"], usage: ["tapwire encode [-o FILE] [--chunk N] [--image t2t:VARIANT] RECORD..."],

@@ -86,23 +86,33 @@ enum MifareClassicTree {
       return result
     }
     let mad = view.mad
+    // MAD1 is blocks 1-2, MAD2 blocks 64-66 (AN10787 §3.3, §3.4): their lines carry the
+    // blocks' bytes, the CRC and info bytes under them.
     var madChildren = [
       TreeNode(
         bytes, at: MifareClassicTagView.madGeneralPurposeByteOffset, count: 1, "general purpose byte",
         "\(Describe.hex(view.madGeneralPurposeByte.rawValue)) = MAD version \(view.madGeneralPurposeByte.madVersion)"
           + (view.madGeneralPurposeByte.isMultiApplication ? ", multi-application" : "")),
       TreeNode(
-        bytes, at: MifareClassicMAD.mad1Offset, count: 1, "MAD1 CRC",
-        mad.mad1CRC == mad.computedMAD1CRC ? "matches" : "expected \(Describe.hex(mad.computedMAD1CRC))"),
-      TreeNode(
-        bytes, at: MifareClassicMAD.mad1Offset + 1, count: 1, "MAD1 info",
-        "card publisher sector \(mad.mad1Info & 0x3F)"),
+        bytes, at: MifareClassicMAD.mad1Offset, count: 32, "MAD1", "blocks 1-2",
+        children: [
+          TreeNode(
+            bytes, at: MifareClassicMAD.mad1Offset, count: 1, "MAD1 CRC",
+            mad.mad1CRC == mad.computedMAD1CRC ? "matches" : "expected \(Describe.hex(mad.computedMAD1CRC))"),
+          TreeNode(
+            bytes, at: MifareClassicMAD.mad1Offset + 1, count: 1, "MAD1 info",
+            "card publisher sector \(mad.mad1Info & 0x3F)"),
+        ]),
     ]
     if let crc = mad.mad2CRC, let computed = mad.computedMAD2CRC {
       madChildren.append(
         TreeNode(
-          bytes, at: MifareClassicMAD.mad2Offset, count: 1, "MAD2 CRC",
-          crc == computed ? "matches" : "expected \(Describe.hex(computed))"))
+          bytes, at: MifareClassicMAD.mad2Offset, count: 48, "MAD2", "blocks 64-66",
+          children: [
+            TreeNode(
+              bytes, at: MifareClassicMAD.mad2Offset, count: 1, "MAD2 CRC",
+              crc == computed ? "matches" : "expected \(Describe.hex(computed))")
+          ]))
     }
     result.append(
       TreeNode(

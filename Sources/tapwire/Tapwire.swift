@@ -110,6 +110,7 @@ struct Tapwire {
     let rest = Array(arguments.dropFirst())
     switch spec.path[0] {
     case "decode": exit(DecodeCommand.run(rest))
+    case "view": exit(ViewCommand.run(parsed))
     case "encode": exit(EncodeCommand.run(rest))
     case "read": exit(ReaderCommands.read(parsed))
     case "write": exit(ReaderCommands.write(parsed))
@@ -146,7 +147,7 @@ struct Tapwire {
     "cap": CAPForwarding.usage, "gp": ReaderCommands.gpUsage,
     "discover": ReaderCommands.discoverUsage, "connect": ReaderCommands.discoverUsage, "help": usage,
     "format": ReaderCommands.formatUsage, "lock": ReaderCommands.formatUsage,
-    "ntag": ReaderCommands.ntagUsage, "verify": VerifyForwarding.usage,
+    "ntag": ReaderCommands.ntagUsage, "verify": VerifyForwarding.usage, "view": ViewCommand.usage,
   ]
 
   /// The `usage:` lines of `text` (up to its first blank line).

@@ -14,8 +14,11 @@ extension PCSCTransportTests {
   static let genuineSignature = "8B76052EE42F5567BEB53238B3E3F9950707C0DCC956B5C5EFCFDB709B2D82B3"
 
   /// Inserts `line` (an `insert storage` line's words after `storage`) and reads it with
-  /// `tapwire read --pcsc ... --json` plus `extra`.
-  static func readStorage(_ stack: PCSCStack, _ line: String, _ extra: [String] = []) async throws -> Run {
+  /// `tapwire read --pcsc ... --json` plus `extra` (the vpcd reader's name matches no vendor:
+  /// `--reader-profile acs` says it passes raw frames by direct transmit).
+  static func readStorage(
+    _ stack: PCSCStack, _ line: String, _ extra: [String] = ["--reader-profile", "acs"]
+  ) async throws -> Run {
     _ = try stack.send("remove")
     _ = try await PCSCContext().waitForRemoval(from: PCSCStack.reader, timeout: .seconds(10))
     #expect(try stack.send("insert storage " + line) == "inserted")
@@ -39,7 +42,9 @@ extension PCSCTransportTests {
     #expect((verdict["uid"] as? String)?.uppercased() == Self.genuineUID)
     #expect((verdict["signature"] as? String)?.uppercased() == Self.genuineSignature)
 
-    let dump = try Self.tapwire(["read", "--pcsc", PCSCStack.reader, "--timeout", "10", "--dump", "--json"])
+    let dump = try Self.tapwire([
+      "read", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--timeout", "10", "--dump", "--json",
+    ])
     #expect(dump.status == 0, "\(dump.stderr)")
     #expect((try Self.object(dump.stdout)["originality"] as? [String: Any])?["verdict"] as? String == "genuine")
 
@@ -58,11 +63,14 @@ extension PCSCTransportTests {
     #expect(none["refused"] as? Bool == true)
     #expect(none["signature"] == nil)
 
-    // The minimal profile has no raw-frame route: no READ_SIG, no verdict, the read works.
-    let minimal = try await Self.readStorage(stack, "ntag215 minimal", ["--reader-profile", "generic"])
-    #expect(minimal.status == 0, "\(minimal.stderr)")
-    let plain = try Self.object(minimal.stdout)
-    #expect(plain["format"] as? String == "t2t")
-    #expect(plain["originality"] == nil, "\(minimal.stdout)")
+    // No raw-frame route: the generic profile (the reader's name matches no vendor), and ACS's
+    // with firmware that answers 6A81 to direct transmit. No READ_SIG, no verdict, the read works.
+    for (line, extra) in [("ntag215 acs", [String]()), ("ntag215 minimal", ["--reader-profile", "acs"])] {
+      let plain = try await Self.readStorage(stack, line, extra)
+      #expect(plain.status == 0, "\(line): \(plain.stderr)")
+      let object = try Self.object(plain.stdout)
+      #expect(object["format"] as? String == "t2t")
+      #expect(object["originality"] == nil, "\(line): \(plain.stdout)")
+    }
   }
 }

@@ -19,7 +19,10 @@ enum TrustBenchmarks {
         "sun.verify.aes-file-data",
         "https://www.my424dna.com/?picc_data=FD91EC264309878BE6345CBE53BADF40&enc=CEE9A53E3E463EF1F459635736738962&cmac=ECC1E7F6C6C73BF6"
       ),
-      ("sun.verify.aes-plain-mirror", "https://choose.url.com/ntag424?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3"),
+      (
+        "sun.verify.aes-plain-mirror",
+        "https://choose.url.com/ntag424?uid=041E3C8A2D6B80&ctr=000006&cmac=4B00064004B0B3D3"
+      ),
       (
         "sun.verify.lrp",
         "https://sdm.example/?picc_data=1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F&cmac=4231608BA7B02BA9"
@@ -41,7 +44,8 @@ enum TrustBenchmarks {
     // The same AES URL through SUNMessage (its values copied into arrays), for comparison.
     let (_, first) = urls[0]
     benchmarks.append(
-      Benchmark(name: "sun.message-verify.aes", bytesPerOperation: first.utf8.count, itemsPerOperation: 1) { n in
+      Benchmark(name: "sun.message-verify.aes", bytesPerOperation: first.utf8.count, itemsPerOperation: 1) {
+        n in
         var valid = 0
         for _ in 0..<n {
           guard let message = try? SUNMessage(parsingURL: first),

@@ -159,7 +159,9 @@ import TagTrust
   }
 
   /// Keys `context` for encryption or decryption (no allocation: the cipher is kept).
-  private static func setKey(_ context: OpaquePointer, _ key: AESBlock, encrypting: Bool) throws(TagTrustError) {
+  private static func setKey(_ context: OpaquePointer, _ key: AESBlock, encrypting: Bool)
+    throws(TagTrustError)
+  {
     let ok = unsafe withUnsafeBytes(of: key.bytes) { raw in
       // The key bytes live for the call; OpenSSL expands them into the context.
       unsafe EVP_CipherInit_ex2(

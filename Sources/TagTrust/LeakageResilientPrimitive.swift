@@ -52,7 +52,9 @@ public struct LeakageResilientPrimitive: Sendable, Hashable {
     out.reserveCapacity(data.count)
     var start = 0
     while start < data.count {
-      guard let block = AESBlock(data[start..<(start + 16)]) else { throw TagTrustError(.invalidParameterLength) }
+      guard let block = AESBlock(data[start..<(start + 16)]) else {
+        throw TagTrustError(.invalidParameterLength)
+      }
       out += try material.decrypt(block, counter: counter.span, keyIndex: keyIndex, crypto: crypto).array
       Self.increment(&counter)
       start += 16

@@ -158,7 +158,9 @@ struct SUNQuery: Sendable, Hashable {
       }
       start = stop + 1
     }
-    guard mac != nil, piccData != nil || uid != nil else { throw TagTrustError(.missingParameter, offset: end) }
+    guard mac != nil, piccData != nil || uid != nil else {
+      throw TagTrustError(.missingParameter, offset: end)
+    }
   }
 
   /// The slice of the URL the SDMMAC covers for `input` (AN12196 §3.4: SDMMACInputOffset to

@@ -123,7 +123,7 @@ public struct SUNData: Sendable, Hashable {
     return true
   }
 
-  /// Hashes what ``==`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(mode)
     hasher.combine(piccDataTag)
@@ -262,7 +262,8 @@ extension SUNMessage {
         for index in 0..<8 { random[index] = HexDigits.byte(url, at: position + 2 * index) }
         position += 16
         let lrp = try LRPKeyMaterial(key: metaKey, crypto: crypto)
-        plain = try lrp.decrypt(Self.block(url, at: position), counter: random.span, keyIndex: 0, crypto: crypto)
+        plain = try lrp.decrypt(
+          Self.block(url, at: position), counter: random.span, keyIndex: 0, crypto: crypto)
       } else {
         plain = try crypto.aesBlock(encrypting: false, key: metaKey, block: Self.block(url, at: position))
       }

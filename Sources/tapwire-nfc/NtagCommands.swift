@@ -189,7 +189,9 @@ enum NtagCommands {
       } else if signature == nil {
         fields = [("genuine", .bool(false)), ("verdict", .string("noSignature")), ("refused", .bool(true))]
       } else {
-        fields = [("genuine", .bool(false)), ("verdict", .string("notVerified")), ("reason", .string(verdictText))]
+        fields = [
+          ("genuine", .bool(false)), ("verdict", .string("notVerified")), ("reason", .string(verdictText)),
+        ]
       }
       if let uid { fields.append(("uid", .string(Hex.string(uid)))) }
       if let signature {
@@ -219,7 +221,9 @@ enum NtagCommands {
     }
     let uid = Array(pages[0..<3] + pages[4..<8])
     let crypto = try? OpenSSLTagTrustCrypto()
-    let verdict = crypto.flatMap { try? OriginalitySignature.verify(uid: uid, signature: signature, crypto: $0) }
+    let verdict = crypto.flatMap {
+      try? OriginalitySignature.verify(uid: uid, signature: signature, crypto: $0)
+    }
     return Originality(uid: uid, signature: signature, refusal: nil, verdict: verdict)
   }
 

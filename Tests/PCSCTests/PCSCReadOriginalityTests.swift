@@ -46,7 +46,8 @@ extension PCSCTransportTests {
       "read", "--pcsc", PCSCStack.reader, "--reader-profile", "acs", "--timeout", "10", "--dump", "--json",
     ])
     #expect(dump.status == 0, "\(dump.stderr)")
-    #expect((try Self.object(dump.stdout)["originality"] as? [String: Any])?["verdict"] as? String == "genuine")
+    #expect(
+      (try Self.object(dump.stdout)["originality"] as? [String: Any])?["verdict"] as? String == "genuine")
 
     let madeUp = try await Self.readStorage(stack, "ntag213 acs")
     #expect(madeUp.status == 0, "\(madeUp.stderr)")

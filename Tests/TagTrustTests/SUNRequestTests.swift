@@ -12,7 +12,8 @@ import Testing
 struct SUNRequestTests {
   @Test("a published URL verifies in place with its UID, counter and file data", arguments: publishedSUNs)
   func published(example: PublishedSUN) throws {
-    let verdict = try SUNMessage.verify(url: example.url, keys: SUNKeys(key: hex(example.key)), crypto: crypto)
+    let verdict = try SUNMessage.verify(
+      url: example.url, keys: SUNKeys(key: hex(example.key)), crypto: crypto)
     guard case .valid(let data) = verdict else {
       Issue.record("\(example): \(verdict)")
       return
@@ -86,8 +87,9 @@ struct SUNRequestTests {
     }
     let most = String(repeating: "00", count: SUNData.maximumFileDataSize)
     let fits = "https://x/?uid=041E3C8A2D6B80&ctr=000006&enc=\(most)&cmac=4B00064004B0B3D3"
-    #expect(try SUNMessage.verify(url: fits, keys: SUNKeys(key: [UInt8](repeating: 0, count: 16)), crypto: crypto)
-      == .invalid(.macMismatch))
+    #expect(
+      try SUNMessage.verify(url: fits, keys: SUNKeys(key: [UInt8](repeating: 0, count: 16)), crypto: crypto)
+        == .invalid(.macMismatch))
   }
 
   @Test(
@@ -186,7 +188,9 @@ struct SUNRequestTests {
     func aesCMAC(key: [UInt8], message: [UInt8]) throws(TagTrustError) -> [UInt8] {
       try base.aesCMAC(key: key, message: message)
     }
-    func certifiedKey(chain: [[UInt8]], trustAnchors: [[UInt8]]) throws(TagTrustError) -> CertificateChainResult {
+    func certifiedKey(chain: [[UInt8]], trustAnchors: [[UInt8]]) throws(TagTrustError)
+      -> CertificateChainResult
+    {
       try base.certifiedKey(chain: chain, trustAnchors: trustAnchors)
     }
   }

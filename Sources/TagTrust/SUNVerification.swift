@@ -367,30 +367,14 @@ extension SUNMessage {
     return block
   }
 
-  /// `prefix` ‖ UID ‖ SDMReadCtr (least significant first), zero-padded to one block.
-  static func sessionVector(
-    _ prefix: InlineArray<4, UInt8>, uid: InlineArray<7, UInt8>?, counter: InlineArray<3, UInt8>?
+  /// `prefix` ‖ UID ‖ SDMReadCtr (least significant first), zero-padded to one block (the
+  /// longest, 6 + 7 + 3 bytes, fills it).
+  static func sessionVector<let count: Int>(
+    _ prefix: InlineArray<count, UInt8>, uid: InlineArray<7, UInt8>?, counter: InlineArray<3, UInt8>?
   ) -> AESBlock {
     var vector = AESBlock()
-    for index in 0..<4 { vector[index] = prefix[index] }
-    return appending(uid, counter, to: vector, at: 4)
-  }
-
-  /// `prefix` ‖ UID ‖ SDMReadCtr (least significant first), zero-padded to one block.
-  static func sessionVector(
-    _ prefix: InlineArray<6, UInt8>, uid: InlineArray<7, UInt8>?, counter: InlineArray<3, UInt8>?
-  ) -> AESBlock {
-    var vector = AESBlock()
-    for index in 0..<6 { vector[index] = prefix[index] }
-    return appending(uid, counter, to: vector, at: 6)
-  }
-
-  /// `vector` with the UID and counter written from `start` on (at most 10 bytes: 6 + 10 = 16).
-  private static func appending(
-    _ uid: InlineArray<7, UInt8>?, _ counter: InlineArray<3, UInt8>?, to vector: AESBlock, at start: Int
-  ) -> AESBlock {
-    var vector = vector
-    var position = start
+    for index in 0..<count { vector[index] = prefix[index] }
+    var position = count
     if let uid {
       for index in 0..<7 { vector[position + index] = uid[index] }
       position += 7

@@ -115,20 +115,30 @@ def lrp_url(rng, meta_key, file_key, uid, counter_le, file_data):
     return f"https://sdm.example/?{query}{mac.hex().upper()}"
 
 
+def random_case(rng):
+    """Random SDM keys, a 7-byte NXP UID and a 24-bit read counter."""
+    meta_key = bytes(rng.getrandbits(8) for _ in range(16))
+    file_key = bytes(rng.getrandbits(8) for _ in range(16))
+    uid = b"\x04" + bytes(rng.getrandbits(8) for _ in range(6))
+    return meta_key, file_key, uid, rng.randrange(0, 1 << 24)
+
+
+def random_file_data(rng):
+    return bytes(rng.getrandbits(8) for _ in range(16 * rng.randrange(1, 4)))
+
+
+def print_case(meta_key, file_key, url, uid, counter, file_data):
+    print(" ".join([meta_key.hex(), file_key.hex(), url, uid.hex().upper(), str(counter),
+                    file_data.hex().upper() if file_data is not None else "-"]))
+
+
 def main_lrp(seed, count):
     rng = random.Random(seed)
     for _ in range(count):
-        meta_key = bytes(rng.getrandbits(8) for _ in range(16))
-        file_key = bytes(rng.getrandbits(8) for _ in range(16))
-        uid = b"\x04" + bytes(rng.getrandbits(8) for _ in range(6))
-        counter = rng.randrange(0, 1 << 24)
-        file_data = None
-        if rng.random() < 0.5:
-            file_data = bytes(rng.getrandbits(8) for _ in range(16 * rng.randrange(1, 4)))
+        meta_key, file_key, uid, counter = random_case(rng)
+        file_data = random_file_data(rng) if rng.random() < 0.5 else None
         url = lrp_url(rng, meta_key, file_key, uid, counter.to_bytes(3, "little"), file_data)
-        fields = [meta_key.hex(), file_key.hex(), url, uid.hex().upper(), str(counter),
-                  file_data.hex().upper() if file_data is not None else "-"]
-        print(" ".join(fields))
+        print_case(meta_key, file_key, url, uid, counter, file_data)
 
 
 def main():
@@ -138,15 +148,12 @@ def main():
         return
     rng = random.Random(seed)
     for index in range(count):
-        meta_key = bytes(rng.getrandbits(8) for _ in range(16))
-        file_key = bytes(rng.getrandbits(8) for _ in range(16))
-        uid = b"\x04" + bytes(rng.getrandbits(8) for _ in range(6))
-        counter = rng.randrange(0, 1 << 24)
+        meta_key, file_key, uid, counter = random_case(rng)
         counter_le = counter.to_bytes(3, "little")
         plain_mirror = index % 4 == 3
         file_data = None
         if not plain_mirror and rng.random() < 0.5:
-            file_data = bytes(rng.getrandbits(8) for _ in range(16 * rng.randrange(1, 4)))
+            file_data = random_file_data(rng)
         host = rng.choice(["https://sdm.example.com/tap", "https://ntag.nxp.com/424", "example.org/t"])
         if plain_mirror:
             query = f"uid={uid.hex().upper()}&ctr={counter.to_bytes(3, 'big').hex().upper()}&cmac="
@@ -169,9 +176,7 @@ def main():
         mac_key = session_key(file_key, b"\x3C\xC3", uid, counter_le)
         mac = cmac(mac_key, mac_input)[1::2]
         url = f"{host}?{query}{mac.hex().upper()}"
-        fields = [meta_key.hex(), file_key.hex(), url, uid.hex().upper(), str(counter),
-                  file_data.hex().upper() if file_data is not None else "-"]
-        print(" ".join(fields))
+        print_case(meta_key, file_key, url, uid, counter, file_data)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import NDEF
+
 /// The SUN (Secure Unique NFC) values an NTAG 424 DNA mirrored into a URL, found by parameter
 /// name (NXP AN12196 §3.4 and §3.5; AN12321 §3 for LRP mode).
 ///
@@ -57,6 +59,28 @@ public struct SUNMessage: Sendable, Hashable {
       if let range = query[role] { offsets[role] = range.lowerBound }
     }
     self.valueOffsets = offsets
+  }
+
+  /// Reads the SUN parameters from the URL of an NDEF URI record's payload (NFC Forum RTD
+  /// URI 1.0 §3.2: an identifier code, then the rest of the URI), as an NTAG 424 DNA's NDEF
+  /// file holds it; NDEF's URI record code expands the code's prefix (`04`: `https://`).
+  ///
+  /// Offsets in errors and ``macOffset`` count in the expanded URL, not in the payload.
+  ///
+  /// - Parameters:
+  ///   - payload: the URI record's payload.
+  ///   - names: the parameter names of each SUN value (default ``SUNParameterNames/standard``).
+  /// - Throws: ``TagTrustError/Code/invalidURL`` at the payload offset NDEF names for a
+  ///   payload that is not a URI (empty, a reserved identifier code, bad UTF-8); then the
+  ///   errors of ``init(parsingURL:names:)``.
+  public init(uriRecordPayload payload: [UInt8], names: SUNParameterNames = .standard) throws(TagTrustError) {
+    let url: String
+    do throws(NDEFError) {
+      url = try URIRecordView(validating: payload.span.bytes).uri
+    } catch {
+      throw TagTrustError(.invalidURL, offset: error.offset)
+    }
+    try self.init(parsingURL: url, names: names)
   }
 
   /// The bytes the hex digits at `range` of `bytes` spell (checked by the parse).

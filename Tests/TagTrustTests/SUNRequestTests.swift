@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GlobalPlatformCryptoOpenSSL
+import NDEF
 import Testing
 
 @testable import TagTrust
@@ -123,6 +124,19 @@ struct SUNRequestTests {
       #expect(try SUNMessage(parsingURL: fields[2]).verify(keys: keys, crypto: crypto) == verdict)
       let swapped = SUNKeys(metaReadKey: keys.fileReadKey, fileReadKey: keys.metaReadKey)
       #expect(!(try SUNMessage.verify(url: fields[2], keys: swapped, crypto: crypto)).isValid, "seed \(seed)")
+    }
+  }
+
+  @Test("the URL of an NDEF URI record, its prefix expanded by NDEF's URI code", arguments: publishedSUNs)
+  func uriRecord(example: PublishedSUN) throws {
+    let payload = URIRecord(example.url).payload
+    #expect(payload.count < example.url.utf8.count, "an abbreviated prefix")
+    let message = try SUNMessage(uriRecordPayload: payload)
+    #expect(message.url == Array(example.url.utf8))
+    #expect(try message.verify(keys: SUNKeys(key: hex(example.key)), crypto: crypto).isValid)
+    #expect(throws: TagTrustError(.invalidURL, offset: 0)) { try SUNMessage(uriRecordPayload: []) }
+    #expect(throws: TagTrustError(.invalidURL, offset: 0)) {
+      try SUNMessage(uriRecordPayload: [0xF0] + Array(payload.dropFirst()))
     }
   }
 

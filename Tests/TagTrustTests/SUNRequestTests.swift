@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
 import GlobalPlatformCryptoOpenSSL
 import NDEF
 import Testing
@@ -95,18 +94,7 @@ struct SUNRequestTests {
   func pythonMade(mode: String) throws {
     let seed = UInt64.random(in: 1...UInt64(UInt32.max))
     print("SUN URLs from sun_urls.py \(mode), seed \(seed)")
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "sun_urls.py")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [script.path, String(seed), "24"] + (mode == "lrp" ? ["lrp"] : [])
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
-    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    let lines = try SUNMessageTests().runGenerator(seed: seed, count: 24, mode: mode == "lrp" ? ["lrp"] : [])
     #expect(lines.count == 24)
     for line in lines {
       let fields = line.split(separator: " ").map(String.init)

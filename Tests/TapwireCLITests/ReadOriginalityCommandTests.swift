@@ -23,13 +23,25 @@ struct ReadOriginalityCommandTests {
     try body(connstring)
   }
 
+  /// `tapwire read --device CONNSTRING --json` plus `extra`: exit 0 and a `t2t` object.
+  func readObject(_ connstring: String, _ extra: [String] = []) throws -> [String: Any] {
+    let read = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"] + extra)
+    #expect(read.status == 0, "\(read.stderr)")
+    let object = try CLI.object(read.stdout)
+    #expect(object["format"] as? String == "t2t", "\(read.stdout)")
+    return object
+  }
+
+  /// `tapwire read --device CONNSTRING --dump` (the hex dump): exit 0 and its text.
+  func dumpText(_ connstring: String) throws -> String {
+    let dump = try CLI.run(["read", "--device", connstring, "--dump", "--timeout", "10"])
+    #expect(dump.status == 0, "\(dump.stderr)")
+    return dump.stdout
+  }
+
   @Test func aGenuineNTAG215ReadsWithItsVerdictInJSONAndDumps() throws {
     try withSimulator("ntag215-genuine") { connstring in
-      let read = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
-      #expect(read.status == 0, "\(read.stderr)")
-      let object = try CLI.object(read.stdout)
-      #expect(object["format"] as? String == "t2t")
-      let originality = try #require(object["originality"] as? [String: Any], "\(read.stdout)")
+      let originality = try #require(try readObject(connstring)["originality"] as? [String: Any])
       #expect(originality["genuine"] as? Bool == true)
       #expect(originality["verdict"] as? String == "genuine")
       #expect(originality["family"] as? String == "NTAG21x")
@@ -40,17 +52,12 @@ struct ReadOriginalityCommandTests {
       #expect((originality["signature"] as? String)?.lowercased() == Self.genuineSignature)
       #expect(originality["signatureLength"] as? Int == 32)
 
-      let dumpJSON = try CLI.run(["read", "--device", connstring, "--dump", "--json", "--timeout", "10"])
-      #expect(dumpJSON.status == 0, "\(dumpJSON.stderr)")
-      let dumped = try CLI.object(dumpJSON.stdout)
-      #expect(dumped["format"] as? String == "t2t")
-      let dumpedVerdict = try #require(dumped["originality"] as? [String: Any])
+      let dumpedVerdict = try #require(
+        try readObject(connstring, ["--dump"])["originality"] as? [String: Any])
       #expect(dumpedVerdict["verdict"] as? String == "genuine")
       #expect(dumpedVerdict["family"] as? String == "NTAG21x")
 
-      let dump = try CLI.run(["read", "--device", connstring, "--dump", "--timeout", "10"])
-      #expect(dump.status == 0, "\(dump.stderr)")
-      let last = dump.stdout.split(separator: "\n").last.map(String.init) ?? ""
+      let last = try dumpText(connstring).split(separator: "\n").last.map(String.init) ?? ""
       #expect(last.hasPrefix("originality signature: genuine: NTAG21x key"), "\(last)")
 
       // `ntag info` takes the same path and says the same.
@@ -62,11 +69,7 @@ struct ReadOriginalityCommandTests {
 
   @Test func aMadeUpSignatureIsNotGenuineAndTheReadStillSucceeds() throws {
     try withSimulator("ntag213") { connstring in
-      let read = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
-      #expect(read.status == 0, "\(read.stderr)")
-      let object = try CLI.object(read.stdout)
-      #expect(object["format"] as? String == "t2t")
-      let originality = try #require(object["originality"] as? [String: Any], "\(read.stdout)")
+      let originality = try #require(try readObject(connstring)["originality"] as? [String: Any])
       #expect(originality["genuine"] as? Bool == false)
       #expect(originality["verdict"] as? String == "notGenuine")
       #expect((originality["keysTried"] as? Int ?? 0) >= 1)
@@ -75,24 +78,18 @@ struct ReadOriginalityCommandTests {
       let madeUp = (0..<32).map { String(format: "%02x", 0xA0 + $0) }.joined()
       #expect((originality["signature"] as? String)?.lowercased() == madeUp)
 
-      let dump = try CLI.run(["read", "--device", connstring, "--dump", "--timeout", "10"])
-      #expect(dump.status == 0, "\(dump.stderr)")
-      #expect(dump.stdout.contains("originality signature: NOT GENUINE"), "\(dump.stdout)")
+      let dump = try dumpText(connstring)
+      #expect(dump.contains("originality signature: NOT GENUINE"), "\(dump)")
     }
   }
 
   @Test func aTagWithoutGetVersionHasNoVerdict() throws {
     try withSimulator("ultralight") { connstring in
-      let read = try CLI.run(["read", "--device", connstring, "--json", "--timeout", "10"])
-      #expect(read.status == 0, "\(read.stderr)")
-      let object = try CLI.object(read.stdout)
-      #expect(object["format"] as? String == "t2t")
-      #expect(object["originality"] == nil, "\(read.stdout)")
-      let dump = try CLI.run(["read", "--device", connstring, "--dump", "--json", "--timeout", "10"])
-      #expect(dump.status == 0, "\(dump.stderr)")
-      #expect(try CLI.object(dump.stdout)["originality"] == nil)
-      let human = try CLI.run(["read", "--device", connstring, "--dump", "--timeout", "10"])
-      #expect(!human.stdout.contains("originality"))
+      let read = try readObject(connstring)
+      let dumped = try readObject(connstring, ["--dump"])
+      let dump = try dumpText(connstring)
+      #expect(read["originality"] == nil && dumped["originality"] == nil)
+      #expect(!dump.contains("originality"), "\(dump)")
     }
   }
 }

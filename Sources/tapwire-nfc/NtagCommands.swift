@@ -230,11 +230,11 @@ enum NtagCommands {
   /// The line `dump` adds after the memory line when the tag gave READ_SIG an answer or a
   /// refusal: `originality` and the JSON fields, tab-separated `name=kind:value` (kind `b`
   /// bool, `i` integer, `s` string), then `text=s:` and the words; `tapwire read` turns it
-  /// back into JSON (ReaderCommands).
+  /// back into JSON (ReaderCommands). `version` is the GET_VERSION answer the transport got
+  /// when it found the tag (at poll or connect), so the read adds only READ_SIG.
   static func originalityLine<Transport: Type2PageTransport>(
-    _ ntag: Ntag<Transport>, header: [UInt8]?
+    _ ntag: Ntag<Transport>, version: NtagVersion?, header: [UInt8]?
   ) async -> String? {
-    let version = (try? await ntag.version()) ?? nil
     guard let originality = await originality(ntag, version: version, header: header) else { return nil }
     var parts = ["originality"]
     for (name, value) in originality.fields {

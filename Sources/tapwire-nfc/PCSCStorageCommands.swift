@@ -46,7 +46,8 @@ enum PCSCStorageCommands {
       let profile = access.profile ?? .matching(readerName: card.reader)
       if let transport = try? await PCSCType2PageTransport.connect(card: card, profile: profile),
         let originality = await NtagCommands.originalityLine(
-          Ntag(transport: transport), header: image.count >= 8 ? Array(image[0..<8]) : nil)
+          Ntag(transport: transport), version: transport.version,
+          header: image.count >= 8 ? Array(image[0..<8]) : nil)
       {
         line += "\n" + originality
       }

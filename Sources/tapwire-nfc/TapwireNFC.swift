@@ -333,10 +333,12 @@ struct TapwireNFC {
     case .type2:
       let image = try await reader.readMemory(of: tag)
       var line = "t2t " + Hex.string(image)
-      // READ_SIG's answer and verdict, when GET_VERSION answers (a refusal is noted, not fatal).
+      // READ_SIG's answer and verdict, when GET_VERSION answered at poll time (a refusal is
+      // noted, not fatal).
       if let transport = try? LibNFCType2Transport(reader: reader, tag: tag),
         let originality = await NtagCommands.originalityLine(
-          Ntag(transport: transport), header: image.count >= 8 ? Array(image[0..<8]) : nil)
+          Ntag(transport: transport), version: tag.version.flatMap { try? NtagVersion(parsing: $0) },
+          header: image.count >= 8 ? Array(image[0..<8]) : nil)
       {
         line += "\n" + originality
       }

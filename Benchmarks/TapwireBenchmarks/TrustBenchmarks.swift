@@ -41,6 +41,22 @@ enum TrustBenchmarks {
         return valid
       }
     }
+    // LRP with keys prepared once (their LRP plaintexts and updated keys made at start-up).
+    if let prepared = try? zero.preparedForLRP(crypto: crypto) {
+      for (name, url) in urls where name.hasPrefix("sun.verify.lrp") {
+        benchmarks.append(
+          Benchmark(name: name + ".prepared-keys", bytesPerOperation: url.utf8.count, itemsPerOperation: 1) {
+            n in
+            var valid = 0
+            for _ in 0..<n {
+              if (try? SUNMessage.verify(url: url, keys: prepared, crypto: crypto))?.isValid == true {
+                valid &+= 1
+              }
+            }
+            return valid
+          })
+      }
+    }
     // The same AES URL through SUNMessage (its values copied into arrays), for comparison.
     let (_, first) = urls[0]
     benchmarks.append(

@@ -5,12 +5,25 @@
 /// copies no key into heap storage).
 public struct SUNKeys: Sendable, Hashable {
   /// SDMMetaReadKey: decrypts the PICC data (unused for a plain mirror).
-  public var metaReadKey: [UInt8] { didSet { metaBlock = AESBlock(metaReadKey) } }
+  public var metaReadKey: [UInt8] {
+    didSet {
+      metaBlock = AESBlock(metaReadKey)
+      metaLRP = nil
+    }
+  }
   /// SDMFileReadKey: the session keys for the SDMMAC and the encrypted file data.
-  public var fileReadKey: [UInt8] { didSet { fileBlock = AESBlock(fileReadKey) } }
+  public var fileReadKey: [UInt8] {
+    didSet {
+      fileBlock = AESBlock(fileReadKey)
+      fileLRP = nil
+    }
+  }
   /// The keys inline; nil for one that is not 16 bytes (the check then throws).
   private(set) var metaBlock: AESBlock?
   private(set) var fileBlock: AESBlock?
+  /// Each key's LRP plaintexts and updated keys, once ``preparedForLRP(crypto:)`` made them.
+  private(set) var metaLRP: LRPKeyMaterial?
+  private(set) var fileLRP: LRPKeyMaterial?
 
   /// Creates a key pair.
   public init(metaReadKey: [UInt8], fileReadKey: [UInt8]) {
@@ -28,10 +41,36 @@ public struct SUNKeys: Sendable, Hashable {
   /// One key for both roles (as in NXP's examples, where both are key 0 set to zeros).
   public init(key: [UInt8]) { self.init(metaReadKey: key, fileReadKey: key) }
 
+  /// The same keys with each one's LRP plaintexts and updated keys (AN12304 §2.1
+  /// Algorithms 1 and 2) made once, so an LRP-mode check does not derive them again per
+  /// request (two of its three LRP key setups; the session key's is per tap). AES-mode
+  /// checks do not use them.
+  ///
+  /// - Throws: ``TagTrustError/Code/invalidKeyLength`` for a key that is not 16 bytes;
+  ///   ``TagTrustError/Code/cryptoFailure`` from the provider.
+  public func preparedForLRP<C: TagTrustCrypto>(crypto: C) throws(TagTrustError) -> SUNKeys {
+    let (meta, file) = try blocks()
+    var prepared = self
+    prepared.metaLRP = try LRPKeyMaterial(key: meta, crypto: crypto)
+    prepared.fileLRP = try LRPKeyMaterial(key: file, crypto: crypto)
+    return prepared
+  }
+
   /// Both keys, or ``TagTrustError/Code/invalidKeyLength`` when one is not 16 bytes.
   func blocks() throws(TagTrustError) -> (meta: AESBlock, file: AESBlock) {
     guard let metaBlock, let fileBlock else { throw TagTrustError(.invalidKeyLength) }
     return (metaBlock, fileBlock)
+  }
+
+  /// Equal when the keys are (prepared or not).
+  public static func == (a: SUNKeys, b: SUNKeys) -> Bool {
+    a.metaReadKey == b.metaReadKey && a.fileReadKey == b.fileReadKey
+  }
+
+  /// Hashes the keys.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(metaReadKey)
+    hasher.combine(fileReadKey)
   }
 }
 
@@ -261,7 +300,12 @@ extension SUNMessage {
         var random = InlineArray<8, UInt8>(repeating: 0)
         for index in 0..<8 { random[index] = HexDigits.byte(url, at: position + 2 * index) }
         position += 16
-        let lrp = try LRPKeyMaterial(key: metaKey, crypto: crypto)
+        let lrp: LRPKeyMaterial
+        if let prepared = keys.metaLRP {
+          lrp = prepared
+        } else {
+          lrp = try LRPKeyMaterial(key: metaKey, crypto: crypto)
+        }
         plain = try lrp.decrypt(
           Self.block(url, at: position), counter: random.span, keyIndex: 0, crypto: crypto)
       } else {
@@ -310,7 +354,13 @@ extension SUNMessage {
       var vector = Self.sessionVector([0x00, 0x01, 0x00, 0x80], uid: uid, counter: counterLE)
       vector[14] = 0x1E
       vector[15] = 0xE1
-      let master = try LRPKeyMaterial(key: fileKey, crypto: crypto).cmac(vector.bytes.span, crypto: crypto)
+      let fileLRP: LRPKeyMaterial
+      if let prepared = keys.fileLRP {
+        fileLRP = prepared
+      } else {
+        fileLRP = try LRPKeyMaterial(key: fileKey, crypto: crypto)
+      }
+      let master = try fileLRP.cmac(vector.bytes.span, crypto: crypto)
       let session = try LRPKeyMaterial(key: master, crypto: crypto)
       let computed = try session.cmac(input, crypto: crypto)
       guard Self.macMatches(computed, mac) else { return .invalid(.macMismatch) }

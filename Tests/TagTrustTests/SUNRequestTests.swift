@@ -128,6 +128,25 @@ struct SUNRequestTests {
     }
   }
 
+  @Test(
+    "keys prepared for LRP give the same verdicts, and equal the keys they came from",
+    arguments: publishedSUNs)
+  func preparedKeys(example: PublishedSUN) throws {
+    let keys = SUNKeys(key: hex(example.key))
+    let prepared = try keys.preparedForLRP(crypto: crypto)
+    #expect(prepared == keys)
+    let verdict = try SUNMessage.verify(url: example.url, keys: prepared, crypto: crypto)
+    #expect(verdict.isValid)
+    #expect(verdict == (try SUNMessage.verify(url: example.url, keys: keys, crypto: crypto)))
+    // A key changed after preparing drops its prepared material: the check uses the new key.
+    var changed = prepared
+    changed.fileReadKey[0] ^= 1
+    #expect(try SUNMessage.verify(url: example.url, keys: changed, crypto: crypto) == .invalid(.macMismatch))
+    #expect(throws: TagTrustError(.invalidKeyLength)) {
+      try SUNKeys(key: [1, 2, 3]).preparedForLRP(crypto: crypto)
+    }
+  }
+
   @Test("a key of the wrong length is an error in place too")
   func keyLength() {
     #expect(throws: TagTrustError(.invalidKeyLength)) {

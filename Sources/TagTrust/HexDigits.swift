@@ -39,6 +39,21 @@ enum HexDigits {
     return String(decoding: out, as: UTF8.self)
   }
 
+  /// Checks that `range` of `text` is an even count of hex digits.
+  ///
+  /// - Throws: ``TagTrustError/Code/invalidHex`` at the first character that is not a hex
+  ///   digit, or at the range's start when the count of digits is odd.
+  static func check(_ text: Span<UInt8>, _ range: Range<Int>) throws(TagTrustError) {
+    guard range.count % 2 == 0 else { throw TagTrustError(.invalidHex, offset: range.lowerBound) }
+    for index in range where nibble(text[index]) == nil { throw TagTrustError(.invalidHex, offset: index) }
+  }
+
+  /// The byte the two hex digits at `offset` of `text` spell (digits ``check(_:_:)`` passed;
+  /// anything else reads as zero nibbles).
+  static func byte(_ text: Span<UInt8>, at offset: Int) -> UInt8 {
+    (nibble(text[offset]) ?? 0) << 4 | (nibble(text[offset + 1]) ?? 0)
+  }
+
   private static func nibble(_ character: UInt8) -> UInt8? {
     switch character {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")

@@ -27,6 +27,17 @@ public protocol TagTrustCrypto {
   func aesCBC(encrypting: Bool, key: [UInt8], iv: [UInt8], data: [UInt8]) throws(TagTrustError) -> [UInt8]
   /// AES-CMAC (NIST SP 800-38B), the full 16-byte tag, over a message of any length.
   func aesCMAC(key: [UInt8], message: [UInt8]) throws(TagTrustError) -> [UInt8]
+  /// One AES-128 block encrypted (FIPS 197 §5.1) or decrypted (§5.3) under `key`.
+  ///
+  /// SUN checks (``SUNMessage/verify(url:keys:names:macInput:crypto:)-(Span<UInt8>,_,_,_,_)``)
+  /// and LRP use only this and ``aesCMAC(key:bytes:)``: a provider that answers both without
+  /// allocating makes those checks allocation-free. The default calls
+  /// ``aesECB(encrypting:key:data:)`` (arrays, so it allocates).
+  func aesBlock(encrypting: Bool, key: AESBlock, block: AESBlock) throws(TagTrustError) -> AESBlock
+  /// AES-128-CMAC (NIST SP 800-38B) of `bytes`, the full 16-byte tag, read in place.
+  ///
+  /// The default calls ``aesCMAC(key:message:)`` with copies (so it allocates).
+  func aesCMAC(key: AESBlock, bytes: Span<UInt8>) throws(TagTrustError) -> AESBlock
   /// Whether the X.509 chain `chain` (DER, signer first, intermediates after) leads to one of
   /// `trustAnchors` (DER) by RFC 5280 §6 path validation, and the signer's public key if so.
   ///
@@ -35,6 +46,29 @@ public protocol TagTrustCrypto {
   /// - Throws: ``TagTrustError/Code/invalidCertificate`` when a trust anchor cannot be read;
   ///   ``TagTrustError/Code/cryptoFailure`` when the library fails.
   func certifiedKey(chain: [[UInt8]], trustAnchors: [[UInt8]]) throws(TagTrustError) -> CertificateChainResult
+}
+
+extension TagTrustCrypto {
+  /// One block through ``aesECB(encrypting:key:data:)``, for providers without an
+  /// allocation-free block operation.
+  public func aesBlock(encrypting: Bool, key: AESBlock, block: AESBlock) throws(TagTrustError) -> AESBlock {
+    guard let out = AESBlock(try aesECB(encrypting: encrypting, key: key.array, data: block.array)) else {
+      throw TagTrustError(.cryptoFailure)
+    }
+    return out
+  }
+
+  /// The CMAC through ``aesCMAC(key:message:)`` with copies of the key and bytes, for
+  /// providers without an allocation-free CMAC.
+  public func aesCMAC(key: AESBlock, bytes: Span<UInt8>) throws(TagTrustError) -> AESBlock {
+    var message: [UInt8] = []
+    message.reserveCapacity(bytes.count)
+    for index in bytes.indices { message.append(bytes[index]) }
+    guard let out = AESBlock(try aesCMAC(key: key.array, message: message)) else {
+      throw TagTrustError(.cryptoFailure)
+    }
+    return out
+  }
 }
 
 /// An elliptic curve an originality signature can be made on (SEC 2 v2 §2), named as

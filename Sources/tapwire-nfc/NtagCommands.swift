@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GlobalPlatformCryptoOpenSSL
+import JSONOutput
 import NFCReader
 import NFCReaderLibNFC
 import NFCReaderPCSC
@@ -146,20 +147,111 @@ enum NtagCommands {
     }
   }
 
-  /// The originality signature's verdict (TagTrust, the makers' keys) for the UID in `header`
-  /// (pages 0 and 1: UID0-2, BCC0, UID3-6; NTAG21x §8.5.1), in words.
-  static func signatureVerdict(_ signature: [UInt8], header: [UInt8]?) -> String {
-    guard let header, header.count >= 8 else { return "not verified: the UID pages did not read" }
-    let uid = Array(header[0..<3] + header[4..<8])
-    guard let crypto = try? OpenSSLTagTrustCrypto(),
-      let verdict = try? OriginalitySignature.verify(uid: uid, signature: signature, crypto: crypto)
-    else { return "not verified: OpenSSL failed" }
-    switch verdict {
-    case .genuine(let family, let key): return "genuine: \(family) key, \(key.source)"
-    case .notGenuine: return "NOT GENUINE: no maker key verifies it for UID \(Hex.string(uid))"
-    case .noSignature: return "no signature: all zero"
-    case .unknownFamily: return "not verified: no maker key for a \(signature.count)-byte signature"
+  /// What READ_SIG gave and what it proves: the one path `ntag info` and `read` (libnfc and
+  /// PC/SC) take.
+  struct Originality: Sendable {
+    /// The UID checked (pages 0 and 1: UID0-2, BCC0, UID3-6; NTAG21x §8.5.1), nil when those
+    /// pages did not read.
+    var uid: [UInt8]?
+    /// The 32-byte signature, nil when the tag refused READ_SIG.
+    var signature: [UInt8]?
+    /// Why there is no signature, when the tag refused.
+    var refusal: String?
+    /// The verdict, nil when no check ran (refused, no UID, libcrypto failed): never genuine
+    /// without a check.
+    var verdict: OriginalityVerdict?
+
+    /// `ntag info`'s words: the signature and its verdict, or the refusal.
+    var text: String {
+      guard let signature else { return "refused (\(refusal ?? "no answer"))" }
+      return "\(Hex.string(signature)) (\(verdictText))"
     }
+
+    /// The verdict in words.
+    var verdictText: String {
+      guard let signature else { return "no signature: the tag refused READ_SIG" }
+      guard let uid else { return "not verified: the UID pages did not read" }
+      switch verdict {
+      case .genuine(let family, let key): return "genuine: \(family) key, \(key.source)"
+      case .notGenuine: return "NOT GENUINE: no maker key verifies it for UID \(Hex.string(uid))"
+      case .noSignature: return "no signature: all zero"
+      case .unknownFamily: return "not verified: no maker key for a \(signature.count)-byte signature"
+      case nil: return "not verified: OpenSSL failed"
+      }
+    }
+
+    /// The JSON fields (cli-json.md `originality`): those of `verify signature`'s object from
+    /// `genuine` on, then the signature in hex; a refusal is `noSignature` with `refused`.
+    var fields: [(String, JSON)] {
+      var fields: [(String, JSON)]
+      if let verdict {
+        fields = VerifyCommand.verdictFields(verdict)
+      } else if signature == nil {
+        fields = [("genuine", .bool(false)), ("verdict", .string("noSignature")), ("refused", .bool(true))]
+      } else {
+        fields = [
+          ("genuine", .bool(false)), ("verdict", .string("notVerified")), ("reason", .string(verdictText)),
+        ]
+      }
+      if let uid { fields.append(("uid", .string(Hex.string(uid)))) }
+      if let signature {
+        fields += [("signatureLength", .int(signature.count)), ("signature", .string(Hex.string(signature)))]
+      }
+      return fields
+    }
+  }
+
+  /// READ_SIG (`3C 00`) on a tag whose GET_VERSION answered (`version` non-nil: NTAG21x,
+  /// NTAG I2C, Ultralight EV1 all have READ_SIG), the UID from pages 0-1 (`header` when the
+  /// caller has read them, else read here) and the verdict against the makers' keys; nil
+  /// for a tag without GET_VERSION. A refusal is an ``Originality`` without a signature,
+  /// never an error.
+  static func originality<Transport: Type2PageTransport>(
+    _ ntag: Ntag<Transport>, version: NtagVersion?, header: [UInt8]? = nil
+  ) async -> Originality? {
+    guard version != nil else { return nil }
+    let signature: [UInt8]
+    do { signature = try await ntag.signature() } catch {
+      return Originality(uid: nil, signature: nil, refusal: "\(error)", verdict: nil)
+    }
+    var pages = header
+    if pages == nil { pages = try? await ntag.transport.readPages(0..<2) }
+    guard let pages, pages.count >= 8 else {
+      return Originality(uid: nil, signature: signature, refusal: nil, verdict: nil)
+    }
+    let uid = Array(pages[0..<3] + pages[4..<8])
+    let crypto = try? OpenSSLTagTrustCrypto()
+    let verdict = crypto.flatMap {
+      try? OriginalitySignature.verify(uid: uid, signature: signature, crypto: $0)
+    }
+    return Originality(uid: uid, signature: signature, refusal: nil, verdict: verdict)
+  }
+
+  /// The line `dump` adds after the memory line when the tag gave READ_SIG an answer or a
+  /// refusal: `originality` and the JSON fields, tab-separated `name=kind:value` (kind `b`
+  /// bool, `i` integer, `s` string), then `text=s:` and the words; `tapwire read` turns it
+  /// back into JSON (ReaderCommands). `version` is the GET_VERSION answer the transport got
+  /// when it found the tag (at poll or connect), so the read adds only READ_SIG.
+  static func originalityLine<Transport: Type2PageTransport>(
+    _ ntag: Ntag<Transport>, version: NtagVersion?, header: [UInt8]?
+  ) async -> String? {
+    guard let originality = await originality(ntag, version: version, header: header) else { return nil }
+    var parts = ["originality"]
+    for (name, value) in originality.fields {
+      switch value {
+      case .bool(let flag): parts.append("\(name)=b:\(flag)")
+      case .int(let number): parts.append("\(name)=i:\(number)")
+      case .string(let text): parts.append("\(name)=s:\(printable(text))")
+      default: continue
+      }
+    }
+    parts.append("text=s:\(printable(originality.verdictText))")
+    return parts.joined(separator: "\t")
+  }
+
+  /// `text` without tabs and line ends (the line's separators).
+  static func printable(_ text: String) -> String {
+    String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
   }
 
   /// The `info` lines: chip, GET_VERSION, signature, counter and protection state.
@@ -172,12 +264,8 @@ enum NtagCommands {
     var lines = [
       "chip: \(version.chip?.name ?? "unknown")", "version: \(Hex.string(version.encodedBytes()))",
     ]
-    do {
-      let signature = try await ntag.signature()
-      let uid = try? await ntag.transport.readPages(0..<2)
-      lines.append("signature: \(Hex.string(signature)) (\(signatureVerdict(signature, header: uid)))")
-    } catch {
-      lines.append("signature: refused (\(error))")
+    if let originality = await originality(ntag, version: version) {
+      lines.append("signature: \(originality.text)")
     }
     do { lines.append("counter: \(try await ntag.counter())") } catch {
       lines.append("counter: refused (disabled or password-protected)")

@@ -6,6 +6,7 @@ import NFCReaderPCSC
 import NFCTags
 import NFCWire
 import PCSCControl
+import Type2NDEF
 
 /// `tapwire-nfc dump|write|format --pcsc READER`: every tag a contactless PC/SC reader
 /// shows, Type 4 by APDUs and storage cards (Type 2, MIFARE Classic, Type 5) through the
@@ -38,7 +39,19 @@ enum PCSCStorageCommands {
     case .type4:
       let message = try await card.readNDEF(options: options, access: access)
       return "ndef " + Hex.string((try? message?.encodedBytes()) ?? [0xD0, 0x00, 0x00])
-    case .storage(_, .type2?): return "t2t " + Hex.string(try await card.readMemoryImage(access: access))
+    case .storage(_, .type2?):
+      let image = try await card.readMemoryImage(access: access)
+      var line = "t2t " + Hex.string(image)
+      // READ_SIG through the reader's raw-frame route, where its profile has one.
+      let profile = access.profile ?? .matching(readerName: card.reader)
+      if let transport = try? await PCSCType2PageTransport.connect(card: card, profile: profile),
+        let originality = await NtagCommands.originalityLine(
+          Ntag(transport: transport), version: transport.version,
+          header: image.count >= 8 ? Array(image[0..<8]) : nil)
+      {
+        line += "\n" + originality
+      }
+      return line
     case .storage(_, .type5?): return "t5t " + Hex.string(try await card.readMemoryImage(access: access))
     case .storage(_, .type3?): return "t3t " + Hex.string(try await card.readMemoryImage(access: access))
     case .storage(let atr, .mifareClassic?):

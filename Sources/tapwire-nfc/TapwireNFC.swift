@@ -8,6 +8,7 @@ import NFCReaderPCSC
 import NFCTags
 import NFCWire
 import PN532Simulator
+import Type2NDEF
 
 /// `tapwire-nfc`: the commands that touch a reader (libnfc) or run the PN532 simulator.
 /// `tapwire read`, `tapwire simulate` and `tapwire apdu` run it, so that `tapwire` itself
@@ -330,7 +331,18 @@ struct TapwireNFC {
     case .type1:
       return "t1t " + Hex.string(try await reader.readMemory(of: tag))
     case .type2:
-      return "t2t " + Hex.string(try await reader.readMemory(of: tag))
+      let image = try await reader.readMemory(of: tag)
+      var line = "t2t " + Hex.string(image)
+      // READ_SIG's answer and verdict, when GET_VERSION answered at poll time (a refusal is
+      // noted, not fatal).
+      if let transport = try? LibNFCType2Transport(reader: reader, tag: tag),
+        let originality = await NtagCommands.originalityLine(
+          Ntag(transport: transport), version: tag.version.flatMap { try? NtagVersion(parsing: $0) },
+          header: image.count >= 8 ? Array(image[0..<8]) : nil)
+      {
+        line += "\n" + originality
+      }
+      return line
     case .type3:
       return "t3t " + Hex.string(try await reader.readMemory(of: tag))
     case .type4:

@@ -219,27 +219,18 @@ enum VerifyCommand {
       FileHandle.standardError.write(Data("tapwire: \(error.code)\n".utf8))
       return 1
     }
-    var fields: [(String, JSON)] = [
-      ("ok", .bool(true)), ("format", .string("originalitySignature")), ("genuine", .bool(verdict.isGenuine)),
-    ]
+    var fields: [(String, JSON)] = [("ok", .bool(true)), ("format", .string("originalitySignature"))]
+    fields += verdictFields(verdict)
     let line: String
     switch verdict {
-    case .genuine(let family, let key):
-      fields += [
-        ("verdict", .string("genuine")), ("family", .string(family)), ("keyFamily", .string(key.family)),
-        ("chips", .string(key.chips)), ("curve", .string(key.curve.name)),
-        ("publicKey", .string(Hex.string(key.publicKey))), ("source", .string(key.source)),
-      ]
+    case .genuine(_, let key):
       line =
         "genuine: signed with the \(key.family) key (\(key.chips); \(key.curve.name)), from \(key.source)"
     case .notGenuine(let tried):
-      fields += [("verdict", .string("notGenuine")), ("keysTried", .int(tried))]
       line = "not genuine: the signature verifies under none of the \(tried) keys tried"
     case .noSignature:
-      fields += [("verdict", .string("noSignature"))]
       line = "no signature: all zero bytes (the chip carries none)"
     case .unknownFamily:
-      fields += [("verdict", .string("unknownFamily"))]
       line =
         "unknown family: no key \(request.family.map { "of \($0) " } ?? "")for a \(request.signature.count)-byte signature"
     }
@@ -253,6 +244,24 @@ enum VerifyCommand {
       }
     }
     return verdict.isGenuine ? 0 : 1
+  }
+
+  /// A verdict's JSON fields from `genuine` on (cli-json.md `originalitySignature`), shared
+  /// by `verify signature` and `read`'s `originality` object.
+  static func verdictFields(_ verdict: OriginalityVerdict) -> [(String, JSON)] {
+    var fields: [(String, JSON)] = [("genuine", .bool(verdict.isGenuine))]
+    switch verdict {
+    case .genuine(let family, let key):
+      fields += [
+        ("verdict", .string("genuine")), ("family", .string(family)), ("keyFamily", .string(key.family)),
+        ("chips", .string(key.chips)), ("curve", .string(key.curve.name)),
+        ("publicKey", .string(Hex.string(key.publicKey))), ("source", .string(key.source)),
+      ]
+    case .notGenuine(let tried): fields += [("verdict", .string("notGenuine")), ("keysTried", .int(tried))]
+    case .noSignature: fields += [("verdict", .string("noSignature"))]
+    case .unknownFamily: fields += [("verdict", .string("unknownFamily"))]
+    }
+    return fields
   }
 
   // MARK: - SUN

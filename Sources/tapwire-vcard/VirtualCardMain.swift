@@ -21,7 +21,7 @@ import NFCWire
 ///     insert atr HEX           a card presenting the ATR HEX (2-33 bytes)    -> inserted
 ///                              that answers 6A81 to every APDU (a storage-card ATR
 ///                              for `tapwire pcsc atr`; no memory behind it yet)
-///     insert storage KIND [PROFILE] [uid HEX] [image HEX] [after N] [addressing A]
+///     insert storage KIND [PROFILE] [uid HEX] [image HEX] [after N] [addressing A] [signature HEX]
 ///                              a storage card behind a contactless reader's  -> inserted
 ///                              firmware (StorageCardReader): KIND ntag213,
 ///                              ntag215, ntag216, ultralight, ultralight-ev1,
@@ -30,7 +30,8 @@ import NFCWire
 ///                              (FF C2), minimal; image: the
 ///                              whole memory; after N: it leaves on the
 ///                              (N+1)th APDU; addressing (iso15693): p1
-///                              (default), p1p2 or byte
+///                              (default), p1p2 or byte; signature (Type 2):
+///                              what READ_SIG answers
 ///     memory                   the last storage card's memory as it is now   -> memory HEX
 ///                              (MIFARE Classic trailers with their keys)
 ///     remove                   the card leaves                               -> removed
@@ -300,8 +301,8 @@ struct VirtualCardServer {
     }
   }
 
-  /// `insert storage KIND [PROFILE] [uid HEX] [image HEX] [after N] [addressing A]`, or nil
-  /// for a malformed line.
+  /// `insert storage KIND [PROFILE] [uid HEX] [image HEX] [after N] [addressing A]
+  /// [signature HEX]`, or nil for a malformed line.
   static func storageCard(_ words: [String]) -> (reader: StorageCardReader, leaveAfter: Int?)? {
     var rest = words.dropFirst(3)
     var profile = StorageCardReader.Profile.acs
@@ -313,6 +314,7 @@ struct VirtualCardServer {
     var image: [UInt8]?
     var leaveAfter: Int?
     var addressing = "p1"
+    var signature: [UInt8]?
     while let key = rest.popFirst() {
       guard let value = rest.popFirst() else { return nil }
       switch key {
@@ -320,13 +322,22 @@ struct VirtualCardServer {
       case "image": image = Hex.bytes(value)
       case "after": leaveAfter = Int(value)
       case "addressing": addressing = value
+      case "signature":
+        guard let bytes = Hex.bytes(value) else { return nil }
+        signature = bytes
       default: return nil
       }
     }
     guard
-      let reader = StorageCardReader.make(
+      var reader = StorageCardReader.make(
         kind: words[2], profile: profile, uid: uid, image: image, addressing: addressing)
     else { return nil }
+    if let signature {
+      // READ_SIG's answer (a published UID and signature pair makes a genuine tag).
+      guard case .type2(var tag) = reader.tag else { return nil }
+      tag.signature = signature
+      reader.tag = .type2(tag)
+    }
     return (reader, leaveAfter)
   }
 }

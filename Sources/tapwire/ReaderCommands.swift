@@ -101,7 +101,11 @@ enum ReaderCommands {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return exitStatus(of: process) }
-    let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let answer = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    // The memory line, then for a Type 2 tag with GET_VERSION READ_SIG's verdict line.
+    let answerLines = answer.split(separator: "\n")
+    let line = answerLines.first.map(String.init) ?? ""
+    let originality = answerLines.dropFirst().lazy.compactMap(OriginalityLine.init).first
     if line.hasPrefix("mifareClassic") {
       return MifareClassicReadOutput.print(line, json: json, lenient: lenient)
     }
@@ -110,21 +114,25 @@ enum ReaderCommands {
       FileHandle.standardError.write(Data("tapwire: unexpected answer from tapwire-nfc\n".utf8))
       return 1
     }
+    let originalityField = originality.map { [("originality", $0.json)] } ?? []
     if dumpOnly {
       print(
         json
-          ? JSON.object([("format", .string(format.name)), ("image", .string(Hex.string(image)))]).serialized
-          : HexDump.lines(image).joined(separator: "\n"))
+          ? JSON.object(
+            [("format", .string(format.name)), ("image", .string(Hex.string(image)))] + originalityField
+          ).serialized
+          : (HexDump.lines(image) + [originality?.humanLine].compactMap { $0 }).joined(separator: "\n"))
       return 0
     }
     if json {
-      let (object, ok) = format.json(image, lenient)
+      var (object, ok) = format.json(image, lenient)
+      if case .object(let fields) = object { object = .object(fields + originalityField) }
       print(object.serialized)
       return ok ? 0 : 1
     }
     switch format.human(image, lenient) {
     case .success(let lines):
-      print(lines.joined(separator: "\n"))
+      print((lines + [originality?.humanLine].compactMap { $0 }).joined(separator: "\n"))
       return 0
     case .failure(let failure):
       DecodeCommand.reportFailure(failure, format: format, bytes: image)

@@ -280,6 +280,26 @@ struct OriginalitySignatureTests {
     }
   }
 
+  @Test(
+    "every family named, its key included, refuses a signature it did not make",
+    arguments: OriginalityKey.familyNames)
+  func everyFamilyRefusesAForgery(family: String) throws {
+    // Keys without a published pair (NXPTagInfo, MIFAREPlusEV2) get their negative here too:
+    // a well-formed r‖s (each scalar below every curve's order) that no maker key made.
+    let keys = OriginalityKey.all.filter { $0.belongs(to: family) }
+    try #require(!keys.isEmpty)
+    for key in keys {
+      let forged = [UInt8](repeating: 0x11, count: key.curve.signatureSize)
+      let verdict = try OriginalitySignature.verify(
+        uid: hex("04E10CDA993C80"), signature: forged, family: family, crypto: crypto)
+      guard case .notGenuine(let tried) = verdict else {
+        Issue.record("\(family): \(verdict)")
+        continue
+      }
+      #expect(tried >= 1)
+    }
+  }
+
   @Test("an all-zero or empty signature is no signature, whatever its length")
   func noSignature() throws {
     for count in [0, 32, 48, 56, 7] {

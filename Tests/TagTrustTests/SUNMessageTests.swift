@@ -227,13 +227,13 @@ struct SUNMessageTests {
     #expect(none.counterVerdict(lastSeen: 1) == nil)
   }
 
-  /// The lines `sun_urls.py SEED COUNT` prints.
-  func runGenerator(seed: UInt64, count: Int) throws -> [String] {
+  /// The lines `sun_urls.py SEED COUNT [MODE]` prints (`mode` `["lrp"]` for LRP URLs).
+  func runGenerator(seed: UInt64, count: Int, mode: [String] = []) throws -> [String] {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
       "sun_urls.py")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [script.path, String(seed), String(count)]
+    process.arguments = [script.path, String(seed), String(count)] + mode
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()

@@ -62,13 +62,20 @@ struct TapwireBenchmarks {
       uniqueKeysWithValues: [
         "ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.view.mixed-corpus",
       ]
-      .map { ($0, limit) } + [("ndef.checked.field-corpus", "ndef.limit.c-header-walk.field-corpus")])
+      .map { ($0, limit) } + [("ndef.checked.field-corpus", "ndef.limit.c-header-walk.field-corpus")]
+        + ["ndef.validate.shared-field", "ndef.view.shared-field", "ndef.checked.shared-field"].map {
+          ($0, "ndef.limit.c-header-walk.shared-field")
+        }
+        + ["adv.checked.shared-field", "adv.parse.shared-field"].map { ($0, "adv.limit.c-ad-walk.shared-field") })
     let results = Harness.measure(
       benchmarks, samples: samples, fixedIterations: iterations, references: references
     ) { name in
       if !json { FileHandle.standardError.write(Data("measured \(name)\n".utf8)) }
     }
     print(json ? Harness.json(results) : Harness.table(results))
+    if !json && results.contains(where: { $0.name.hasPrefix("ndef.limit.") }) {
+      print("\n" + NDEFBenchmarks.rulesBeyondTheCWalk)
+    }
     if Harness.sink == 42 { print("") }
   }
 }

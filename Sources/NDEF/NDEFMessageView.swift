@@ -308,7 +308,11 @@ public struct NDEFRecordIterator: ~Escapable, BitwiseCopyable {
     var chunkCount = 1
     var payloadLength = first.payloadLength
     if first.header.chunked && !first.header.messageEnd {
-      (end, chunkCount, payloadLength) = continueChunks(end: end, payloadLength: payloadLength)
+      // Static, integers in and out: a mutating call would take the iterator's address and
+      // keep it in memory across the caller's whole loop.
+      (end, chunkCount, payloadLength) = Self.continueChunks(
+        bytes, at: first.end, payloadLength: payloadLength)
+      index = end
     }
     var tnf = first.header.typeNameFormat
     if lenient && (tnf == .reserved || tnf == .unchanged) { tnf = .unknown }
@@ -318,17 +322,19 @@ public struct NDEFRecordIterator: ~Escapable, BitwiseCopyable {
       offset: baseOffset &+ first.start, chunkCount: chunkCount, payloadLength: payloadLength)
   }
 
-  /// Walks the continuation chunks after a first chunk that ends at `end` with
+  /// Walks the continuation chunks of `bytes` from `start`, after a first chunk with
   /// `payloadLength` octets (the message was validated: they follow until CF is clear, or in
   /// lenient mode until ME is set or the message ends); returns the record's end, its chunk
-  /// count and its summed payload length. Integers in, so the caller keeps its in registers.
+  /// count and its summed payload length. Integers in and out, so the caller keeps its in
+  /// registers.
   @usableFromInline
-  mutating func continueChunks(end: Int, payloadLength: Int) -> (end: Int, chunks: Int, payload: Int) {
-    var end = end
+  static func continueChunks(_ bytes: RawSpan, at start: Int, payloadLength: Int)
+    -> (end: Int, chunks: Int, payload: Int)
+  {
+    var end = start
     var chunkCount = 1
     var payloadLength = payloadLength
-    while let chunk = NDEFPhysicalRecord.scan(bytes, at: index) {
-      index = chunk.end
+    while let chunk = NDEFPhysicalRecord.scan(bytes, at: end) {
       end = chunk.end
       chunkCount &+= 1
       payloadLength = Checked.add(payloadLength, chunk.payloadLength) ?? Int.max

@@ -24,3 +24,18 @@ size_t tapwire_ndef_header_walk(const uint8_t *bytes, size_t count) {
   }
   return records;
 }
+
+size_t tapwire_ad_walk(const uint8_t *bytes, size_t count) {
+  size_t index = 0, structures = 0;
+  while (index < count) {
+    size_t length = bytes[index];
+    if (length == 0) {
+      index += 1;
+      continue;
+    }
+    if (length >= count - index) return SIZE_MAX;
+    index += 1 + length;
+    structures++;
+  }
+  return structures;
+}

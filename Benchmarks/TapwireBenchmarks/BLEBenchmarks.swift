@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import BLEAdvertising
+import CNDEFLimit
 import Foundation
 
 /// AD structure and HCI report workloads.
@@ -52,6 +53,99 @@ enum BLEBenchmarks {
     }
   }
 
+  /// Walks the AD structures of `bytes` with `AdvertisingDataView.checkedStructures` (each
+  /// Length octet checked), taking each structure's type and data; returns a checksum, -1
+  /// when a Length runs past the end. What the C AD walk does, handing out views.
+  @inline(never)
+  static func checkedWalk(_ bytes: RawSpan) -> Int {
+    do throws(BLEAdvertisingError) {
+      var structures = AdvertisingDataView.checkedStructures(bytes)
+      var sum = 0
+      while let structure = try structures.next() {
+        sum &+= Int(structure.type.rawValue) &+ structure.data.byteCount
+      }
+      return sum
+    } catch {
+      return -1
+    }
+  }
+
+  // The measured passes over a flattened corpus, named for `Benchmarks/run-callgrind.sh`.
+
+  /// The C AD walk (Length octets only, `Benchmarks/CNDEFLimit`) over every advertisement.
+  @inline(never)
+  static func adCWalkPass(_ all: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= tapwire_ad_walk(all.baseAddress! + range.lowerBound, range.count) }
+    return sum
+  }
+
+  /// ``checkedWalk(_:)`` over every advertisement.
+  @inline(never)
+  static func adCheckedPass(_ all: RawSpan, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= checkedWalk(all.extracting(range)) }
+    return sum
+  }
+
+  /// ``parse(_:)`` (every field bluetooth-data-tools returns) over every advertisement.
+  @inline(never)
+  static func adParsePass(_ all: RawSpan, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= parse(all.extracting(range)) }
+    return sum
+  }
+
+  /// The number of AD structures in `messages` (zero Length padding not counted).
+  static func structureCount(_ messages: [[UInt8]]) -> Int {
+    messages.reduce(0) { $0 + ((try? AdvertisingDataView(validating: $1.span))?.structureCount ?? 0) }
+  }
+
+  /// The shared field-shaped advertising data (`Benchmarks/data/ble-field-all.hex`, from an
+  /// independent generator): the C AD walk, the checked walk and the full parse, over the
+  /// same buffer; items are AD structures.
+  static func sharedField() -> [Benchmark] {
+    let ads = Harness.hexCorpus("ble-field-all.hex")
+    let (flat, ranges) = NDEFBenchmarks.flattened(ads)
+    let structures = structureCount(ads)
+    precondition(
+      ads.allSatisfy { checkedWalk($0.span.bytes) >= 0 }, "every line of ble-field-all.hex walks")
+    // (Not through the pass functions: run-callgrind.sh counts every call of those.)
+    precondition(
+      ads.reduce(0) { sum, ad in
+        ad.withUnsafeBufferPointer { sum + tapwire_ad_walk($0.baseAddress!, $0.count) }
+      }
+        == structures, "the C AD walk counts alike")
+    return [
+      Benchmark(
+        name: "adv.limit.c-ad-walk.shared-field", bytesPerOperation: flat.count, itemsPerOperation: structures
+      ) { n in
+        var sum = 0
+        flat.withUnsafeBufferPointer { all in
+          for _ in 0..<n { sum &+= adCWalkPass(all, ranges) }
+        }
+        return sum
+      },
+      Benchmark(
+        name: "adv.checked.shared-field", bytesPerOperation: flat.count, itemsPerOperation: structures
+      ) {
+        n in
+        var sum = 0
+        let all = flat.span.bytes
+        for _ in 0..<n { sum &+= adCheckedPass(all, ranges) }
+        return sum
+      },
+      Benchmark(name: "adv.parse.shared-field", bytesPerOperation: flat.count, itemsPerOperation: structures)
+      {
+        n in
+        var sum = 0
+        let all = flat.span.bytes
+        for _ in 0..<n { sum &+= adParsePass(all, ranges) }
+        return sum
+      },
+    ]
+  }
+
   /// `count` reports from 8 readers of the example profile (serial, battery, name), RSSI
   /// varying, 10 ms apart.
   static func discoveryReports(count: Int) -> [AdvertisingReport] {
@@ -98,16 +192,12 @@ enum BLEBenchmarks {
       (try? AdvertisingDataView(validating: extended.span)) != nil, "the extended vector must be valid")
     let advCorpus = corpus("adv")
     let advBytes = advCorpus.reduce(0) { $0 + $1.count }
-    let advFlat = advCorpus.flatMap { $0 }
-    var advRanges: [Range<Int>] = []
-    for ad in advCorpus {
-      advRanges.append((advRanges.last?.upperBound ?? 0)..<((advRanges.last?.upperBound ?? 0) + ad.count))
-    }
+    let (advFlat, advRanges) = NDEFBenchmarks.flattened(advCorpus)
     let hci = corpus("hci")
     let reports = discoveryReports(count: 1000)
     precondition(discover(reports, mode: .scan) > 0, "the discovery workload finds readers")
     let hciBytes = hci.reduce(0) { $0 + $1.count }
-    return [
+    return sharedField() + [
       Benchmark(name: "adv.parse.legacy-31", bytesPerOperation: legacy.count, itemsPerOperation: 1) { n in
         var sum = 0
         let span = legacy.span.bytes

@@ -32,6 +32,16 @@ struct TapwireBenchmarks {
           }
         }
         return
+      case "--help", "-h":
+        print(
+          """
+          usage: TapwireBenchmarks [--filter NAME[,NAME...]] [--json] [--samples N] [--iterations N] [--scaling] [--serve] [--write-mixed-corpus DIR]
+            --filter      run only the benchmarks whose names contain one of the NAMEs (e.g. shared-field,
+                          ndef.checked.shared-field); with --scaling, the curves whose names contain it
+            --iterations  a fixed count per sample instead of calibrating (for callgrind: Benchmarks/run-callgrind.sh)
+            --samples     interleaved rounds (default 11); ratios to the C walks are medians of per-round ratios
+          """)
+        return
       default:
         FileHandle.standardError.write(
           Data(
@@ -62,13 +72,22 @@ struct TapwireBenchmarks {
       uniqueKeysWithValues: [
         "ndef.validate.mixed-corpus", "ndef.checked.mixed-corpus", "ndef.view.mixed-corpus",
       ]
-      .map { ($0, limit) } + [("ndef.checked.field-corpus", "ndef.limit.c-header-walk.field-corpus")])
+      .map { ($0, limit) } + [("ndef.checked.field-corpus", "ndef.limit.c-header-walk.field-corpus")]
+        + ["ndef.validate.shared-field", "ndef.view.shared-field", "ndef.checked.shared-field"].map {
+          ($0, "ndef.limit.c-header-walk.shared-field")
+        }
+        + ["adv.checked.shared-field", "adv.parse.shared-field"].map {
+          ($0, "adv.limit.c-ad-walk.shared-field")
+        })
     let results = Harness.measure(
       benchmarks, samples: samples, fixedIterations: iterations, references: references
     ) { name in
       if !json { FileHandle.standardError.write(Data("measured \(name)\n".utf8)) }
     }
     print(json ? Harness.json(results) : Harness.table(results))
+    if !json && results.contains(where: { $0.name.hasPrefix("ndef.limit.") }) {
+      print("\n" + NDEFBenchmarks.rulesBeyondTheCWalk)
+    }
     if Harness.sink == 42 { print("") }
   }
 }

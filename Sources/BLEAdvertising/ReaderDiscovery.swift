@@ -109,6 +109,15 @@ public struct ReaderDiscovery: Sendable {
     var addressType: BluetoothAddressType
     var advertising = AdvertisingData()
     var scanResponse = AdvertisingData()
+    /// The data octets of the last advertising report and of the last scan response, as
+    /// received (`nil` before the first of each): a report with the same octets as the last
+    /// of its kind changes nothing that is derived from the data, so `receive` neither parses
+    /// nor merges it again, and a device already tracked allocates nothing.
+    var advertisingOctets: [UInt8]?
+    var scanResponseOctets: [UInt8]?
+    /// The TX Power Level AD structure of ``advertising`` and of ``scanResponse``.
+    var advertisingTXPower: Int8?
+    var scanResponseTXPower: Int8?
     /// Smoothed RSSI in 1/16 dB.
     var smoothed = 0
     var samples = 0
@@ -399,12 +408,24 @@ public struct ReaderDiscovery: Sendable {
     var events = advance(to: time)
     guard phase == .searching || phase == .chosen else { return events }
     let slot = deviceSlot(report.address, report.addressType)
-    // Parsed once (`report.advertising` parses the bytes on every use).
-    let advertising = report.advertising
-    if report.isScanResponse {
-      devices[slot].scanResponse = advertising
-    } else {
-      devices[slot].advertising = advertising
+    // The data as the last report of its kind had it (the usual case: a reader repeats its
+    // advertisement) changes nothing derived from it: not parsed, merged or matched again.
+    let isScanResponse = report.isScanResponse
+    let dataChanged =
+      isScanResponse
+      ? devices[slot].scanResponseOctets != report.data : devices[slot].advertisingOctets != report.data
+    if dataChanged {
+      // Parsed once (`report.advertising` parses the bytes on every use).
+      let advertising = report.advertising
+      if isScanResponse {
+        devices[slot].scanResponse = advertising
+        devices[slot].scanResponseOctets = report.data
+        devices[slot].scanResponseTXPower = advertising.txPowerLevel
+      } else {
+        devices[slot].advertising = advertising
+        devices[slot].advertisingOctets = report.data
+        devices[slot].advertisingTXPower = advertising.txPowerLevel
+      }
     }
     if let rssi = report.rssi {
       let sample = Int(rssi) * 16
@@ -416,19 +437,24 @@ public struct ReaderDiscovery: Sendable {
       }
       devices[slot].samples += 1
     }
-    if let tx = report.txPower ?? advertising.txPowerLevel { devices[slot].txPower = Int(tx) }
+    let dataTXPower = isScanResponse ? devices[slot].scanResponseTXPower : devices[slot].advertisingTXPower
+    if let tx = report.txPower ?? dataTXPower { devices[slot].txPower = Int(tx) }
     devices[slot].lastSeen = now
     devices[slot].heardEpoch = epoch
-    let merged = devices[slot].advertising.merging(scanResponse: devices[slot].scanResponse)
-    for (i, profile) in profiles.enumerated() {
-      if let serial = profile.serialNumber(in: merged) {
-        devices[slot].profile = i
-        devices[slot].serial = serial
-        break
+    if dataChanged {
+      let merged = devices[slot].advertising.merging(scanResponse: devices[slot].scanResponse)
+      for (i, profile) in profiles.enumerated() {
+        if let serial = profile.serialNumber(in: merged) {
+          devices[slot].profile = i
+          devices[slot].serial = serial
+          break
+        }
+      }
+      devices[slot].localName = merged.localName
+      devices[slot].advertisedBattery = devices[slot].profile.flatMap {
+        profiles[$0].batteryLevel(in: merged)
       }
     }
-    devices[slot].localName = merged.localName
-    devices[slot].advertisedBattery = devices[slot].profile.flatMap { profiles[$0].batteryLevel(in: merged) }
     // Heard now: last in the recency order, and (with a serial) the last to fall silent.
     recency.update(slot, in: &devices)
     if devices[slot].serial != nil && Duration.zero < configuration.lostAfter {

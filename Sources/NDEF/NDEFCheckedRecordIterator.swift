@@ -107,7 +107,16 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
       // After the record with ME (or an error): no call out of line.
       return nil
     } else {
-      found = try nextInGeneral()
+      // Out of line with the state passed and returned as values: a call given the
+      // iterator's address would keep the iterator in memory across the caller's whole loop
+      // (reloaded and stored for every record); this way it stays in registers.
+      let step = Self.general(
+        bytes, baseOffset: baseOffset, index: index, checker: checker)
+      index = step.index
+      checker = step.checker
+      finished = step.finished
+      if let error = step.error { throw error }
+      found = step.layout
     }
     // The view is made here, after both paths meet, from escapable integers: a view
     // returned from the out-of-line path would reach the caller through memory.
@@ -143,6 +152,27 @@ public struct NDEFCheckedRecordIterator: ~Escapable, BitwiseCopyable {
     return clean && h & NDEFRecordHeader.chunkFlagBit == 0
       && checker.logicalCount < checker.maximumRecordCount
       && messageEnd == (record.end == total)
+  }
+
+  /// ``nextInGeneral()`` on an iterator made from the values given (not finished), returning
+  /// its outcome and the state after it.
+  @usableFromInline @inline(never)
+  static func general(_ bytes: RawSpan, baseOffset: Int, index: Int, checker: NDEFRecordSequenceChecker)
+    -> NDEFCheckedRecordStep
+  {
+    var iterator = NDEFCheckedRecordIterator(bytes, baseOffset: baseOffset, maximumRecordCount: 0)
+    iterator.index = index
+    iterator.checker = checker
+    do throws(NDEFError) {
+      let layout = try iterator.nextInGeneral()
+      return NDEFCheckedRecordStep(
+        layout: layout, error: nil, index: iterator.index, checker: iterator.checker,
+        finished: iterator.finished)
+    } catch {
+      return NDEFCheckedRecordStep(
+        layout: nil, error: error, index: iterator.index, checker: iterator.checker,
+        finished: iterator.finished)
+    }
   }
 
   /// `next()` for every case: chunk sequences, broken rules, the end of the bytes.
@@ -269,5 +299,27 @@ struct NDEFLogicalRecordLayout: BitwiseCopyable {
     self.end = end
     self.chunkCount = chunkCount
     self.payloadLength = payloadLength
+  }
+}
+
+/// What one out-of-line step of ``NDEFCheckedRecordIterator`` did: the record found (or `nil`
+/// at the end), the error thrown, and the iterator's state after it.
+@usableFromInline
+struct NDEFCheckedRecordStep {
+  @usableFromInline var layout: NDEFLogicalRecordLayout?
+  @usableFromInline var error: NDEFError?
+  @usableFromInline var index: Int
+  @usableFromInline var checker: NDEFRecordSequenceChecker
+  @usableFromInline var finished: Bool
+
+  @inlinable init(
+    layout: NDEFLogicalRecordLayout?, error: NDEFError?, index: Int, checker: NDEFRecordSequenceChecker,
+    finished: Bool
+  ) {
+    self.layout = layout
+    self.error = error
+    self.index = index
+    self.checker = checker
+    self.finished = finished
   }
 }

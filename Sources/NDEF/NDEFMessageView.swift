@@ -94,32 +94,29 @@ public struct NDEFMessageView: ~Escapable {
 
   /// Whether a record breaks none of the per-record rules of §2.3.3 and §3.2: exactly when
   /// ``violations(_:first:continuation:)`` is empty (a test checks every header octet).
-  /// Branch-free, so a corpus mixing TNFs costs no mispredicted branches.
+  /// Branch-free, so a corpus mixing TNFs costs no mispredicted branches: MB, and CF with
+  /// ME, are two comparisons; every other rule depends on six bits (the TNF, TYPE present,
+  /// ID or PAYLOAD present, CF), and for a continuation chunk on IL, so a 64-bit table per
+  /// case holds them, bit `key` set when the combination `key` breaks no rule.
   @inlinable @inline(__always)
   static func isClean(
     header h: UInt8, typeLength: Int, idLength: Int, payloadLength: Int, first: Bool, continuation: Bool
   ) -> Bool {
-    let tnf = h & NDEFRecordHeader.typeNameFormatMask
-    let messageBegin = h >> 7
-    let messageEnd = (h >> 6) & 1
-    let chunked = (h >> 5) & 1
-    let hasID = (h >> 3) & 1
-    let hasType: UInt8 = typeLength != 0 ? 1 : 0
     // MB on the first record only (§3.2.1); ME never on a chunk that is not the last (§2.3.3).
-    var bad = (messageBegin ^ (first ? 1 : 0)) | (chunked & messageEnd)
-    if continuation {
-      // Middle and terminating chunks: TNF Unchanged, no TYPE, no ID (§2.3.3).
-      bad |= (tnf != TypeNameFormat.unchanged.rawValue ? 1 : 0) | hasType | hasID
-    } else {
-      // TNF 1-4 need a TYPE, 0 and 5 forbid one, 6 and 7 never stand here (§3.2.6).
-      let needsType = (UInt8(0b0001_1110) &>> tnf) & 1
-      let neverValid = (UInt8(0b1100_0000) &>> tnf) & 1
-      // Empty: no ID and no PAYLOAD either, and not chunked (§3.2.6).
-      let isEmpty: UInt8 = tnf == 0 ? 1 : 0
-      let emptyHasContent: UInt8 = (idLength | payloadLength) != 0 ? 1 : 0
-      bad |= neverValid | (needsType ^ hasType) | (isEmpty & (emptyHasContent | chunked))
-    }
-    return bad == 0
+    let messageBeginRight = (h >> 7 != 0) == first
+    let messageEndInChunk = h & 0x60 == 0x60
+    let hasType: UInt8 = typeLength != 0 ? 0b1000 : 0
+    let content: UInt8 = (idLength | payloadLength) != 0 ? 0b1_0000 : 0
+    // Bits 0-2 TNF, 3 TYPE present, 4 ID or PAYLOAD present, 5 CF.
+    let key = (h & (NDEFRecordHeader.typeNameFormatMask | NDEFRecordHeader.chunkFlagBit)) | hasType | content
+    // First chunks and unchunked records (§3.2.6): TNF 1-4 with a TYPE; Unknown (5) without;
+    // Empty (0) with no TYPE, ID or PAYLOAD and not chunked; Unchanged (6) and Reserved (7)
+    // never. Continuation chunks (§2.3.3): TNF Unchanged and no TYPE, whatever the rest,
+    // and no ID (IL set: no combination allowed).
+    let firstChunks: UInt64 = 0x1E20_1E20_1E20_1E21
+    let continuations: UInt64 = h & NDEFRecordHeader.idLengthPresentBit != 0 ? 0 : 0x0040_0040_0040_0040
+    let table = continuation ? continuations : firstChunks
+    return messageBeginRight && !messageEndInChunk && (table &>> UInt64(key)) & 1 != 0
   }
 
   /// Where ``walkClean(_:from:checker:)`` stopped.
@@ -311,7 +308,11 @@ public struct NDEFRecordIterator: ~Escapable, BitwiseCopyable {
     var chunkCount = 1
     var payloadLength = first.payloadLength
     if first.header.chunked && !first.header.messageEnd {
-      (end, chunkCount, payloadLength) = continueChunks(end: end, payloadLength: payloadLength)
+      // Static, integers in and out: a mutating call would take the iterator's address and
+      // keep it in memory across the caller's whole loop.
+      (end, chunkCount, payloadLength) = Self.continueChunks(
+        bytes, at: first.end, payloadLength: payloadLength)
+      index = end
     }
     var tnf = first.header.typeNameFormat
     if lenient && (tnf == .reserved || tnf == .unchanged) { tnf = .unknown }
@@ -321,17 +322,19 @@ public struct NDEFRecordIterator: ~Escapable, BitwiseCopyable {
       offset: baseOffset &+ first.start, chunkCount: chunkCount, payloadLength: payloadLength)
   }
 
-  /// Walks the continuation chunks after a first chunk that ends at `end` with
+  /// Walks the continuation chunks of `bytes` from `start`, after a first chunk with
   /// `payloadLength` octets (the message was validated: they follow until CF is clear, or in
   /// lenient mode until ME is set or the message ends); returns the record's end, its chunk
-  /// count and its summed payload length. Integers in, so the caller keeps its in registers.
+  /// count and its summed payload length. Integers in and out, so the caller keeps its in
+  /// registers.
   @usableFromInline
-  mutating func continueChunks(end: Int, payloadLength: Int) -> (end: Int, chunks: Int, payload: Int) {
-    var end = end
+  static func continueChunks(_ bytes: RawSpan, at start: Int, payloadLength: Int)
+    -> (end: Int, chunks: Int, payload: Int)
+  {
+    var end = start
     var chunkCount = 1
     var payloadLength = payloadLength
-    while let chunk = NDEFPhysicalRecord.scan(bytes, at: index) {
-      index = chunk.end
+    while let chunk = NDEFPhysicalRecord.scan(bytes, at: end) {
       end = chunk.end
       chunkCount &+= 1
       payloadLength = Checked.add(payloadLength, chunk.payloadLength) ?? Int.max

@@ -95,6 +95,41 @@ struct ReaderDiscoveryTests {
     #expect(discovery.readers.first?.pathLoss == 74)
   }
 
+  /// A report whose data equals the last of its kind is not parsed again (no allocation):
+  /// what was derived from the data stays, and a change of the data, either way, is seen.
+  @Test func repeatedAndChangedDataOfATrackedDevice() {
+    var discovery = ReaderDiscovery(
+      profiles: [.example], mode: .scan, configuration: .init(timeout: nil))
+    _ = discovery.start(at: clock(0))
+    let full = exampleAdvertising(serial: "00000001", battery: 50, txPower: -4)
+    let lower = exampleAdvertising(serial: "00000001", battery: 40, txPower: -8)
+    var batteries: [Int] = []
+    var txPowers: [Int] = []
+    for (i, data) in [full, full, lower, lower, full].enumerated() {
+      _ = discovery.receive(
+        AdvertisingReport(address: addressA, rssi: -60, data: data), at: clock(Int64(i) * 1000))
+      batteries.append(discovery.readers.first?.batteryLevel ?? -1)
+      txPowers.append(discovery.readers.first?.txPower ?? 0)
+    }
+    #expect(batteries == [50, 50, 40, 40, 50])
+    #expect(txPowers == [-4, -4, -8, -8, -4])
+    // A scan response is remembered apart from the advertising data: repeating the
+    // advertising after it keeps the scan response's battery.
+    _ = discovery.receive(
+      AdvertisingReport(
+        address: addressA, rssi: -60, data: exampleAdvertising(serial: "00000001"), isScanResponse: false),
+      at: clock(5000))
+    _ = discovery.receive(
+      AdvertisingReport(
+        address: addressA, rssi: -60, data: exampleScanResponse(battery: 77), isScanResponse: true),
+      at: clock(6000))
+    _ = discovery.receive(
+      AdvertisingReport(address: addressA, rssi: -60, data: exampleAdvertising(serial: "00000001")),
+      at: clock(7000))
+    #expect(discovery.readers.first?.batteryLevel == 77)
+    #expect(discovery.readers.first?.serial == "00000001")
+  }
+
   @Test func scanModeListsReadersAndEnds() {
     let readers = [
       SimulatedReader(address: addressA, serial: "00000001", rssi: { _ in -60 }),

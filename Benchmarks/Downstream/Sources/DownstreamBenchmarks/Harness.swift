@@ -29,6 +29,8 @@ struct Measurement {
   var operationsPerSecond: Double
   var megabytesPerSecond: Double
   var itemsPerSecond: Double
+  /// Items one operation processes (the benchmark's `itemsPerOperation`).
+  var itemsPerOperation: Int
   var allocationsPerOperation: Double
   var samples: Int
   /// The benchmark this one is compared with, and the median of the per-round ratios
@@ -38,6 +40,34 @@ struct Measurement {
 
 enum Harness {
   nonisolated(unsafe) static var sink = 0
+
+  /// The inputs of a hex corpus in `Benchmarks/data` (one input a line, hex digits; blank
+  /// lines skipped): the shared field-shaped corpora (`Benchmarks/data/README.md`). Read from
+  /// the working directory (the repository root, as the scripts run it), else next to this
+  /// source file. Stops the program when the file is missing or a line is not hex.
+  static func hexCorpus(_ name: String, sourceFile: String = #filePath) -> [[UInt8]] {
+    let beside = URL(fileURLWithPath: sourceFile).resolvingSymlinksInPath().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("data/\(name)").path
+    guard
+      let text = ["Benchmarks/data/\(name)", beside].lazy.compactMap({
+        try? String(contentsOfFile: $0, encoding: .utf8)
+      }).first
+    else { fatalError("Benchmarks/data/\(name) not found: run from the repository root") }
+    return text.split(whereSeparator: \.isNewline).compactMap { line in
+      let digits = Array(line.utf8).filter { $0 != 0x20 && $0 != 0x0D }
+      guard !digits.isEmpty else { return nil }
+      func nibble(_ c: UInt8) -> UInt8 {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x61...0x66: return c - 0x61 + 10
+        case 0x41...0x46: return c - 0x41 + 10
+        default: fatalError("Benchmarks/data/\(name): not hex: \(line.prefix(40))")
+        }
+      }
+      precondition(digits.count % 2 == 0, "Benchmarks/data/\(name): odd number of hex digits")
+      return stride(from: 0, to: digits.count, by: 2).map { nibble(digits[$0]) << 4 | nibble(digits[$0 + 1]) }
+    }
+  }
 
   static func nanoseconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
@@ -100,6 +130,7 @@ enum Harness {
           operationsPerSecond: opsPerSecond,
           megabytesPerSecond: Double(benchmark.bytesPerOperation) * opsPerSecond / 1e6,
           itemsPerSecond: Double(benchmark.itemsPerOperation) * opsPerSecond,
+          itemsPerOperation: benchmark.itemsPerOperation,
           allocationsPerOperation: allocations, samples: samples,
           reference: ratio.map { (references[benchmark.name]!, $0) }))
       progress(benchmark.name)
@@ -174,7 +205,7 @@ enum Harness {
       """
       {"name":"\(m.name)","nsPerOp":\(format(m.nanosecondsPerOperation, decimals: 2)),\
       "opsPerSec":\(format(m.operationsPerSecond, decimals: 0)),"mbPerSec":\(format(m.megabytesPerSecond, decimals: 2)),\
-      "itemsPerSec":\(format(m.itemsPerSecond, decimals: 0)),"allocsPerOp":\(format(m.allocationsPerOperation, decimals: 3)),\
+      "itemsPerSec":\(format(m.itemsPerSecond, decimals: 0)),"itemsPerOp":\(m.itemsPerOperation),"allocsPerOp":\(format(m.allocationsPerOperation, decimals: 3)),\
       "spreadPercent":\(format(m.spreadPercent, decimals: 1)),"samples":\(m.samples)\
       \(m.reference.map { ",\"reference\":\"\($0.name)\",\"ratioToReference\":\(format($0.ratio, decimals: 3))" } ?? "")}
       """

@@ -96,6 +96,63 @@ enum NDEFBenchmarks {
     return sum
   }
 
+  // The measured passes: one pass over a flattened corpus each, every one a named function
+  // so `Benchmarks/run-callgrind.sh` can count its instructions alone (`--toggle-collect`).
+  // Each makes one call per message, the C walk included.
+
+  /// The C header walk (lengths only, `Benchmarks/CNDEFLimit`) over every message: the limit.
+  @inline(never)
+  static func cWalkPass(_ all: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= tapwire_ndef_header_walk(all.baseAddress! + range.lowerBound, range.count) }
+    return sum
+  }
+
+  /// `NDEFMessageView(validating:)` over every message (strict); the record counts summed.
+  @inline(never)
+  static func validatePass(_ all: RawSpan, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= validatedRecordCount(all.extracting(range)) }
+    return sum
+  }
+
+  /// Validates `bytes` and returns its record count, -1 when not valid.
+  @inline(never)
+  static func validatedRecordCount(_ bytes: RawSpan) -> Int {
+    do throws(NDEFError) {
+      return try NDEFMessageView(validating: bytes).recordCount
+    } catch {
+      return -1
+    }
+  }
+
+  /// Validate then iterate (``walk(_:)``) over every message.
+  @inline(never)
+  static func viewPass(_ all: RawSpan, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= walk(all.extracting(range)) }
+    return sum
+  }
+
+  /// `checkedRecords` (``checkedWalk(_:)``) over every message.
+  @inline(never)
+  static func checkedPass(_ all: RawSpan, _ ranges: [Range<Int>]) -> Int {
+    var sum = 0
+    for range in ranges { sum &+= checkedWalk(all.extracting(range)) }
+    return sum
+  }
+
+  /// What strict NDEF decoding checks that the C header walk does not (it checks lengths
+  /// only), printed beside the ratios so the comparison says what the extra time buys.
+  static let rulesBeyondTheCWalk = """
+    Rules Tapwire checks that the C header walk (lengths only) does not, per record: MB on the \
+    first record only; ME on the last and no byte after it; TNF Reserved and stray TNF Unchanged \
+    refused; TNF 1-4 with a TYPE, Unknown without; Empty records empty and unchunked; chunk \
+    continuations TNF Unchanged with no TYPE and no ID; no ME inside a chunk sequence; the \
+    record-count bound; and each error named with its field and byte offset. Records handed \
+    out (view and checked) carry their chunk count and summed payload length.
+    """
+
   static func recordCount(_ messages: [[UInt8]]) -> Int {
     messages.reduce(0) { total, bytes in
       total + ((try? NDEFMessageView(validating: bytes.span))?.recordCount ?? 0)
@@ -213,6 +270,58 @@ enum NDEFBenchmarks {
     return (messages.flatMap { $0 }, ranges)
   }
 
+  /// The shared field-shaped corpus (`Benchmarks/data/ndef-field-mixed.hex`, from an
+  /// independent generator): the C walk, validation, validate then iterate, and
+  /// `checkedRecords`, each over the same buffer.
+  static func sharedField() -> [Benchmark] {
+    let messages = Harness.hexCorpus("ndef-field-mixed.hex")
+    let (flat, ranges) = flattened(messages)
+    let records = recordCount(messages)
+    precondition(
+      messages.allSatisfy { checkedWalk($0.span.bytes) >= 0 && validatedRecordCount($0.span.bytes) > 0 },
+      "every message of Benchmarks/data/ndef-field-mixed.hex is valid")
+    // (Not through the pass functions: run-callgrind.sh counts every call of those.)
+    precondition(
+      messages.allSatisfy {
+        $0.withUnsafeBufferPointer { tapwire_ndef_header_walk($0.baseAddress!, $0.count) } > 0
+      },
+      "the C walk takes every message")
+    return [
+      Benchmark(
+        name: "ndef.limit.c-header-walk.shared-field", bytesPerOperation: flat.count,
+        itemsPerOperation: records
+      ) { n in
+        var sum = 0
+        flat.withUnsafeBufferPointer { all in
+          for _ in 0..<n { sum &+= cWalkPass(all, ranges) }
+        }
+        return sum
+      },
+      Benchmark(
+        name: "ndef.validate.shared-field", bytesPerOperation: flat.count, itemsPerOperation: records
+      ) { n in
+        var sum = 0
+        let all = flat.span.bytes
+        for _ in 0..<n { sum &+= validatePass(all, ranges) }
+        return sum
+      },
+      Benchmark(name: "ndef.view.shared-field", bytesPerOperation: flat.count, itemsPerOperation: records) {
+        n in
+        var sum = 0
+        let all = flat.span.bytes
+        for _ in 0..<n { sum &+= viewPass(all, ranges) }
+        return sum
+      },
+      Benchmark(name: "ndef.checked.shared-field", bytesPerOperation: flat.count, itemsPerOperation: records)
+      { n in
+        var sum = 0
+        let all = flat.span.bytes
+        for _ in 0..<n { sum &+= checkedPass(all, ranges) }
+        return sum
+      },
+    ]
+  }
+
   static func all() -> [Benchmark] {
     let small = uriMessage(records: 1)
     let hundred = uriMessage(records: 100)
@@ -222,12 +331,7 @@ enum NDEFBenchmarks {
     // The mixed corpus as one buffer and each message's range in it, for the workloads
     // that compare with the C walk: both sides then read the same memory the same way,
     // with no per-message retain and release of an array.
-    let mixedFlat = mixed.flatMap { $0 }
-    var mixedRanges: [Range<Int>] = []
-    for message in mixed {
-      let lower = mixedRanges.last?.upperBound ?? 0
-      mixedRanges.append(lower..<(lower + message.count))
-    }
+    let (mixedFlat, mixedRanges) = flattened(mixed)
     let seeds = corpus()
     let seedBytes = seeds.reduce(0) { $0 + $1.count }
     let seedRecords = recordCount(seeds)
@@ -343,6 +447,7 @@ enum NDEFBenchmarks {
         return sum
       },
     ]
+    benchmarks += sharedField()
     for size in [1024, 65536] {
       let message = mimeMessage(size: size)
       benchmarks.append(

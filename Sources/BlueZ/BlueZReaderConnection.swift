@@ -104,8 +104,7 @@ private final class Runner {
   /// The link as its last event said (nil: no event yet).
   var linkIsUp: Bool?
   /// Wakes the loop at the machine's next deadline; re-armed when that deadline changes.
-  var timer: Task<Void, Never>?
-  var armed: MonotonicInstant?
+  var timer = DeadlineTimer()
   /// The connection attempt in flight, by number.
   var connecting: (attempt: UInt64, call: Task<Void, Never>)?
   var attempts: UInt64 = 0
@@ -182,7 +181,7 @@ private final class Runner {
           out = machine.linkConnected(at: now)
         }
       case .deadline:
-        armed = nil
+        timer.fired()
         out = machine.advance(to: now)
       case .disconnect: out = machine.disconnect(at: now)
       case .cancelReconnect(let handle): out = machine.cancelReconnect(handle, at: now)
@@ -255,17 +254,8 @@ private final class Runner {
   }
 
   func rearm() {
-    guard machine.nextDeadline != armed else { return }
-    armed = machine.nextDeadline
-    timer?.cancel()
     let inputs = inputs
-    timer = armed.map { deadline in
-      Task {
-        let wait = deadline - BlueZScanner.now()
-        if wait > .zero { try? await Task.sleep(for: wait) }
-        if !Task.isCancelled { inputs.yield(.deadline) }
-      }
-    }
+    timer.arm(for: machine.nextDeadline) { inputs.yield(.deadline) }
   }
 
   /// Ends everything the session started: the timer, the scan (its `StopDiscovery`), a
@@ -275,7 +265,7 @@ private final class Runner {
   func teardown() async {
     // Awaiting a task's value does not depend on this task's cancellation, and every call
     // below runs in a task of its own (unstructured tasks are not cancelled with this one).
-    timer?.cancel()
+    timer.cancel()
     scan?.cancel()
     if let attempt = connecting {
       attempt.call.cancel()
@@ -286,7 +276,7 @@ private final class Runner {
     }
     for call in disconnects { await call.value }
     if let scan { await Self.awaitBounded(scan, within: Self.stopBound) }
-    timer.map { $0.cancel() }
+    timer.cancel()
     linkEvents?.cancel()
     link?.close()
     if let linkEvents { await Self.awaitBounded(linkEvents, within: Self.stopBound) }

@@ -104,22 +104,9 @@ enum DiscoverCommand {
         fail(error)
       }
     }
-    var timer: Task<Void, Never>?
-    var armed: MonotonicInstant?
+    var timer = DeadlineTimer()
     /// Arms the timer for the discovery's next deadline, unless it is armed for it already.
-    func setTimer() {
-      let next = discovery.nextDeadline
-      guard next != armed else { return }
-      armed = next
-      timer?.cancel()
-      timer = next.map { deadline in
-        Task {
-          let wait = deadline - BlueZScanner.now()
-          if wait > .zero { try? await Task.sleep(for: wait) }
-          if !Task.isCancelled { continuation.yield(nil) }
-        }
-      }
-    }
+    func setTimer() { timer.arm(for: discovery.nextDeadline) { continuation.yield(nil) } }
     setTimer()
     // A signal ends the scan like its timeout (StopDiscovery sent), then exits 128 + its number.
     SignalStop.onSignal { _ in continuation.finish() }
@@ -127,10 +114,10 @@ enum DiscoverCommand {
       let now = BlueZScanner.now()
       let events = report.map { discovery.receive($0, at: now) } ?? discovery.advance(to: now)
       if show(events) { break }
-      if report == nil { armed = nil }
+      if report == nil { timer.fired() }
       setTimer()
     }
-    timer?.cancel()
+    timer.cancel()
     scan.cancel()
     await scan.value
     // Give the scanner its StopDiscovery before exiting.

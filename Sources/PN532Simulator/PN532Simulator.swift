@@ -27,6 +27,8 @@ public final class PN532Simulator: Sendable {
     var closed = false
     var lastAnswer: [UInt8] = []
     var commands: [UInt8] = []
+    /// How many of each command code arrived, never trimmed.
+    var commandCounts: [UInt8: Int] = [:]
   }
 
   /// The libnfc connection string, `pn532_uart:<devicePath>`.
@@ -97,6 +99,25 @@ public final class PN532Simulator: Sendable {
   /// The command codes received so far, in order (the last 4096 at most; for tests).
   public var receivedCommands: [UInt8] { state.withLock { $0.commands } }
 
+  /// How many commands with code `command` (PN532 user manual §7: `4A` InListPassiveTarget,
+  /// `40` InDataExchange, `42` InCommunicateThru...) arrived so far.
+  public func receivedCount(of command: UInt8) -> Int { state.withLock { $0.commandCounts[command] ?? 0 } }
+
+  /// Waits until `count` commands with code `command` have arrived in all (the event that
+  /// proves the host reached a step: polling, or waiting on a tag that will not answer), or
+  /// until `limit` has passed; whether they arrived. Checks every millisecond.
+  public func waitUntilReceived(_ command: UInt8, count: Int, within limit: Duration = .seconds(10)) async
+    -> Bool
+  {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while receivedCount(of: command) < count {
+      guard clock.now < deadline, !Task.isCancelled else { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
+
   /// The value of a PN532 register as written by the host (defaults: CIU_TxMode and
   /// CIU_RxMode have CRC enabled).
   public func register(_ address: UInt16) -> UInt8 { state.withLock { $0.registers[address] ?? 0 } }
@@ -147,6 +168,7 @@ extension PN532Simulator.State {
     case .command(let command):
       if commands.count >= 4096 { commands.removeFirst(1024) }
       commands.append(command[0])
+      commandCounts[command[0], default: 0] += 1
       if refused.contains(command[0]) { return [PN532Frame.ackBytes, PN532Frame.errorBytes] }
       guard let payload = answer(command) else { return [PN532Frame.ackBytes] }
       let bytes = payload.isEmpty ? PN532Frame.errorBytes : PN532Frame.answer(payload)

@@ -95,8 +95,11 @@ import Testing
     for await event in try session.begin() {
       if case .tagDetected = event {
         start = clock.now
+        // Cancel once the READ (InDataExchange, 40) the tag will not answer has arrived: the
+        // reader is then inside its 8-second wait.
+        let exchanges = simulator.receivedCount(of: 0x40)
         Task {
-          try? await Task.sleep(for: .milliseconds(200))
+          #expect(await simulator.waitUntilReceived(0x40, count: exchanges + 1))
           session.cancel()
         }
       }
@@ -224,11 +227,12 @@ import Testing
     for await event in try session.begin() {
       guard case .tagRead(let tag, _) = event else { continue }
       read.append(tag.uid)
+      // Three more polls (InListPassiveTarget, 4A) with the same tag in the field, each of
+      // which must not report it again; then the next tag, then three more polls.
+      #expect(await simulator.waitUntilReceived(0x4A, count: simulator.receivedCount(of: 0x4A) + 3))
       if read.count == 1 {
-        try await Task.sleep(for: .milliseconds(200))  // several polls with the same tag in the field
         simulator.present(try Fixture.type2(.ntag215, uid: Fixture.otherUID))
       } else {
-        try await Task.sleep(for: .milliseconds(200))
         session.cancel()
       }
     }

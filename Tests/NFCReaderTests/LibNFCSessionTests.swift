@@ -83,11 +83,14 @@ import Testing
   @Test func cancellingAbortsABlockingCall() async throws {
     let simulator = try PN532Simulator(tag: try Fixture.type2(.ntag213))
     defer { simulator.close() }
+    let exchangesBeforeRead = Shared<Int?>(nil)
     let session = MemorySession(
       transport: LibNFCTransport(connstring: simulator.connstring, exchangeTimeout: .seconds(8)),
       configuration: SessionConfiguration(timeout: .seconds(20))
     ) { (reader, tag) throws(ReaderError) in
       simulator.inject(.noAnswer(count: 1))
+      // The READ below is the next InDataExchange (40): the one the tag will not answer.
+      exchangesBeforeRead.update { $0 = simulator.receivedCount(of: 0x40) }
       return try await reader.readPages(startingAt: 4, of: tag)
     }
     let clock = ContinuousClock()
@@ -95,11 +98,11 @@ import Testing
     for await event in try session.begin() {
       if case .tagDetected = event {
         start = clock.now
-        // Cancel once the READ (InDataExchange, 40) the tag will not answer has arrived: the
-        // reader is then inside its 8-second wait.
-        let exchanges = simulator.receivedCount(of: 0x40)
+        // Cancel once that READ has arrived: the reader is then inside its 8-second wait.
         Task {
-          #expect(await simulator.waitUntilReceived(0x40, count: exchanges + 1))
+          #expect(await waitUntil { exchangesBeforeRead.value != nil })
+          let before = exchangesBeforeRead.value ?? 0
+          #expect(await simulator.waitUntilReceived(0x40, count: before + 1))
           session.cancel()
         }
       }

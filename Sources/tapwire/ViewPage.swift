@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import JSONOutput
 import NFCTags
+import NFCWire
 
 /// The page `tapwire view` writes: the decoded tree (``TreeNode``, the one `decode` prints)
 /// beside the input's hex, as one HTML document with its style and script inline.
@@ -172,11 +173,7 @@ struct ViewPage {
     return result
   }
 
-  static let hexDigits = Array("0123456789abcdef".utf8)
-
-  static func hexByte(_ byte: UInt8) -> String {
-    String(decoding: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]], as: UTF8.self)
-  }
+  static func hexByte(_ byte: UInt8) -> String { Hex.string([byte]) }
 
   /// The whole page.
   func html() -> String {
